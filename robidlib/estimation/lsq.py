@@ -1,0 +1,395 @@
+"""Batch least-squares estimators: ordinary, weighted and regularised (ridge) least squares.
+
+Every solver works on the stacked regressor ``W`` (shape ``(r, p)``) and the stacked
+measurement ``y`` (shape ``(r,)``) of the GUIDE and never forms an explicit inverse:
+the estimate comes from an SVD-based least-squares solver and the covariance from the
+singular values, ``(W'W)^-1 = V diag(1/s^2) V'``.
+
+* :func:`ols` -- ordinary least squares, ``min ||W b - y||^2``.
+* :func:`wls` -- weighted least squares with one noise standard deviation per joint,
+  given or estimated from the OLS residuals :cite:`gautier2001ekfwls`.
+* :func:`ridge` -- Tikhonov (ridge) regression towards a prior,
+  ``min ||W b - y||^2 + lam ||b - prior||^2`` :cite:`hoerl1970ridge`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Sequence
+
+import numpy as np
+import scipy.linalg
+
+from .._validate import as_array, check_nonnegative
+from ._estimate import Estimate
+
+__all__ = ["ols", "wls", "ridge", "default_rank_tol"]
+
+
+def default_rank_tol(s: np.ndarray, shape: tuple[int, int]) -> float:
+    """Default numerical-rank tolerance ``max(r, p) * eps * s_max``.
+
+    This is the tolerance of ``numpy.linalg.matrix_rank``: singular values below the
+    round-off level of an SVD of a matrix of that size carry no information.
+
+    Parameters
+    ----------
+    s : numpy.ndarray
+        Singular values, any order.
+    shape : tuple of int
+        Shape ``(r, p)`` of the matrix.
+
+    Returns
+    -------
+    float
+        The absolute tolerance.
+    """
+    return float(max(shape) * np.finfo(float).eps * (np.max(s) if np.size(s) else 0.0))
+
+
+def _check_system(W, y, names, overdetermined: bool = True) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    W = as_array("W", W, ndim=2)
+    y = as_array("y", y, ndim=1)
+    if W.shape[0] != y.shape[0]:
+        raise ValueError(f"W has {W.shape[0]} rows but y has {y.shape[0]} entries; they must match")
+    r, p = W.shape
+    if p == 0 or r == 0:
+        raise ValueError(f"W must have at least one row and one column, got shape {W.shape}")
+    if overdetermined and r <= p:
+        raise ValueError(
+            f"W has {r} rows for {p} parameters; least squares needs more rows than "
+            "parameters (r > p) to estimate the noise variance"
+        )
+    if names is None:
+        names = tuple(f"p{i + 1}" for i in range(p))
+    else:
+        if isinstance(names, str):
+            raise TypeError(f"names must be a sequence of str (one per column of W), got the str {names!r}")
+        names = tuple(str(n) for n in names)
+        if len(names) != p:
+            raise ValueError(f"names must have {p} entries (one per column of W), got {len(names)}")
+    return W, y, names
+
+
+def _rel_std(b: np.ndarray, cov: np.ndarray) -> np.ndarray:
+    """Relative standard deviations in percent, ``inf`` where a parameter is exactly 0."""
+    std = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(b != 0, 100.0 * std / np.abs(b), np.inf)
+
+
+def _make_estimate(
+    b: np.ndarray, cov: np.ndarray, sigma2: float, rank: int, cond: float,
+    names: tuple[str, ...], method: str, info: dict,
+) -> Estimate:
+    """Shared constructor of :class:`Estimate` (relative standard deviations included)."""
+    return Estimate(
+        params=b, cov=cov, rel_std=_rel_std(b, cov), residual_std=float(np.sqrt(sigma2)), rank=rank,
+        cond=cond, names=names, method=method, info=info,
+    )
+
+
+def _solve(W: np.ndarray, y: np.ndarray, names: tuple[str, ...], method: str, info: dict) -> Estimate:
+    r, p = W.shape
+    U, s, Vt = scipy.linalg.svd(W, full_matrices=False, lapack_driver="gesdd")
+    tol = default_rank_tol(s, W.shape)
+    rank = int(np.count_nonzero(s > tol))
+    cond = float(s[0] / s[-1]) if s[-1] > 0 else float("inf")
+    if rank < p:
+        raise ValueError(
+            f"the regressor W is rank deficient: numerical rank {rank} < {p} columns "
+            f"(singular values below {tol:.3g}; condition number {cond:.3g}). The parameters "
+            "are not identifiable: reduce them to base parameters (robidlib.base) or use a "
+            "richer excitation."
+        )
+    b = Vt.T @ ((U.T @ y) / s)
+    res = y - W @ b
+    sigma2 = float(res @ res) / (r - p)
+    Vs = Vt.T / s
+    cov = sigma2 * (Vs @ Vs.T)
+    return _make_estimate(b, cov, sigma2, rank, cond, names, method, info)
+
+
+def ols(W: np.ndarray, y: np.ndarray, names: Sequence[str] | None = None) -> Estimate:
+    """Ordinary least squares ``b = argmin ||W b - y||^2`` with its statistics.
+
+    The solution is computed from the thin SVD ``W = U S V'`` (never from an explicit
+    inverse of ``W'W``); the covariance is ``sigma^2 (W'W)^-1 = sigma^2 V S^-2 V'`` with
+    ``sigma^2 = ||y - W b||^2 / (r - p)``.
+
+    Parameters
+    ----------
+    W : array_like, shape (r, p)
+        Stacked regressor (observation matrix).
+    y : array_like, shape (r,)
+        Stacked measurements (torques).
+    names : sequence of str, optional
+        Parameter names, one per column.
+
+    Returns
+    -------
+    Estimate
+        Estimated parameters, covariance, relative standard deviations (%), residual
+        standard deviation, rank and condition number.
+
+    Raises
+    ------
+    ValueError
+        On shape mismatch, non-finite data, too few rows, or a rank-deficient ``W``
+        (the message gives the numerical rank and points to base parameters).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.lsq import ols
+    >>> W = np.column_stack([np.ones(5), np.arange(5.0)])
+    >>> est = ols(W, 1.0 + 2.0 * np.arange(5.0))
+    >>> np.round(est.params, 12)
+    array([1., 2.])
+    """
+    W, y, names = _check_system(W, y, names)
+    return _solve(W, y, names, "ols", {})
+
+
+def _check_n_joints(n_joints, r: int) -> int:
+    if isinstance(n_joints, (bool, np.bool_)) or not isinstance(n_joints, numbers.Integral):
+        raise TypeError(f"n_joints must be a positive int, got {type(n_joints).__name__}")
+    n = int(n_joints)
+    if n < 1:
+        raise ValueError(f"n_joints must be >= 1, got {n}")
+    if r % n != 0:
+        raise ValueError(
+            f"W has {r} rows, which is not a multiple of n_joints={n}; the stacked regressor "
+            "must hold n_joints rows per sample (row k*n + j is joint j of sample k)"
+        )
+    return n
+
+
+def wls(
+    W: np.ndarray,
+    y: np.ndarray,
+    n_joints: int,
+    weights: np.ndarray | Sequence[float] | None = None,
+    names: Sequence[str] | None = None,
+) -> Estimate:
+    """Weighted least squares with one noise standard deviation per joint.
+
+    The stacked system is sample-major (GUIDE): row ``k*n + j`` belongs to joint ``j``
+    of sample ``k``, so the rows of joint ``j`` are ``W[j::n]``.  Each row of joint ``j``
+    (in ``W`` and in ``y``) is divided by the noise standard deviation ``sigma_j`` of that
+    joint and the weighted system is solved by :func:`ols`'s SVD solver.  This is the
+    maximum-likelihood estimate when the torque noise of joint ``j`` is Gaussian, white,
+    with variance ``sigma_j^2`` and independent between joints.
+
+    When ``weights`` is None the standard deviations are estimated from the residuals of
+    an OLS fit of the whole system, joint by joint :cite:`gautier2001ekfwls`::
+
+        sigma_j^2 = ||y_j - W_j b_ols||^2 / (r_j - c)
+
+    with ``r_j`` the number of rows of joint ``j`` (the number of samples) and ``c`` the
+    number of parameters (columns of ``W``).  The OLS error caused by the noisy joints
+    leaks into the residuals of the quiet ones, so the estimated sigma of a joint much
+    quieter than the others is biased upwards (the added error is of the order of
+    ``sqrt(c / r)`` times the rms of the sigmas); the weighting still helps, and ``weights`` can be given when the
+    sigmas are known.
+
+    Parameters
+    ----------
+    W : array_like, shape (r, p)
+        Stacked regressor, ``r = N * n_joints``.
+    y : array_like, shape (r,)
+        Stacked measurements, same stacking.
+    n_joints : int
+        Number of joints ``n`` (rows per sample).
+    weights : array_like, shape (n_joints,), optional
+        Per-joint noise **standard deviations** ``sigma_j > 0`` (in the unit of ``y``),
+        *not* their inverses: the rows of joint ``j`` are multiplied by ``1/sigma_j``.
+        Only the ratios matter for the estimate.  This is the same quantity as
+        ``info["sigma_joint"]`` of the result, so an estimate's sigmas can be passed
+        back in.  When omitted they are estimated as above.
+    names : sequence of str, optional
+        Parameter names, one per column.
+
+    Returns
+    -------
+    Estimate
+        ``method="wls"``.  ``cov`` is the covariance of the weighted problem,
+        ``s_w^2 (W_w' W_w)^-1`` with ``W_w`` the weighted regressor and
+        ``s_w^2 = ||y_w - W_w b||^2 / (r - p)`` (close to 1 when the sigmas are right);
+        ``residual_std`` is ``s_w`` (dimensionless); ``rank`` and ``cond`` are those of
+        ``W_w``.  ``info`` holds ``"sigma_joint"`` (shape ``(n_joints,)``, the sigmas
+        used), ``"weights_estimated"`` (bool) and ``"n_joints"``.
+
+    Raises
+    ------
+    ValueError
+        On shape mismatch, non-finite data, ``r`` not a multiple of ``n_joints``, too few
+        samples per joint to estimate ``sigma_j`` (``r_j <= c``), non-positive weights,
+        a rank-deficient ``W``, or an estimated ``sigma_j`` of exactly zero (a joint
+        fitted without residual: give ``weights`` explicitly).
+    TypeError
+        If ``n_joints`` is not an int.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.lsq import wls
+    >>> rng = np.random.default_rng(0)
+    >>> W = rng.normal(size=(1000, 3))                # 500 samples of a 2-joint arm
+    >>> sigma = np.tile([0.1, 1.0], 500)              # joint 2 is 10x noisier
+    >>> y = W @ [1.0, -2.0, 0.5] + sigma * rng.normal(size=1000)
+    >>> est = wls(W, y, n_joints=2)
+    >>> np.round(est.info["sigma_joint"], 1)
+    array([0.1, 1. ])
+    >>> bool(np.allclose(est.params, [1.0, -2.0, 0.5], atol=0.02))
+    True
+    """
+    W, y, names = _check_system(W, y, names)
+    r, p = W.shape
+    n = _check_n_joints(n_joints, r)
+    n_samples = r // n
+    if weights is None:
+        if n_samples <= p:
+            raise ValueError(
+                f"estimating the per-joint sigmas needs more samples per joint than parameters, "
+                f"got {n_samples} samples (rows per joint) for {p} parameters; give weights explicitly"
+            )
+        b = _solve(W, y, names, "ols", {}).params
+        res = (y - W @ b).reshape(n_samples, n)
+        sigma = np.sqrt(np.sum(res**2, axis=0) / (n_samples - p))
+        zero = np.flatnonzero(sigma == 0)
+        if zero.size:
+            raise ValueError(
+                f"the OLS residual of joint(s) {', '.join(str(j + 1) for j in zero)} is exactly zero, so "
+                "the per-joint sigma (and the weight 1/sigma) is undefined; give weights explicitly"
+            )
+        estimated = True
+    else:
+        sigma = as_array("weights", weights, ndim=1, shape=(n,)).copy()
+        if np.any(sigma <= 0):
+            raise ValueError(
+                f"weights are per-joint noise standard deviations and must be > 0, got {sigma}"
+            )
+        estimated = False
+    scale = np.tile(1.0 / sigma, n_samples)
+    info = {"sigma_joint": sigma, "weights_estimated": estimated, "n_joints": n}
+    return _solve(W * scale[:, None], y * scale, names, "wls", info)
+
+
+def ridge(
+    W: np.ndarray,
+    y: np.ndarray,
+    lam: float,
+    prior: np.ndarray | Sequence[float] | None = None,
+    names: Sequence[str] | None = None,
+) -> Estimate:
+    """Ridge (Tikhonov) regression towards a prior, ``min ||W b - y||^2 + lam ||b - prior||^2``.
+
+    The minimiser is computed as the ordinary least-squares solution of the augmented
+    system (never through an inverse) :cite:`hoerl1970ridge`::
+
+        [ W            ]       [ y                ]
+        [ sqrt(lam) I  ] b  =  [ sqrt(lam) prior  ]
+
+    which has full column rank whenever ``lam > 0``, so the estimate exists even when
+    ``W`` is rank deficient or has fewer rows than columns.  ``lam -> 0`` gives OLS (when
+    ``W`` has full rank) and ``lam -> inf`` gives ``prior``.
+
+    Covariance.  With ``A = W'W + lam I`` the estimator is
+    ``b = A^-1 (W'y + lam prior)``, so for ``y = W b_true + e``, ``cov(e) = sigma^2 I``::
+
+        cov(b) = sigma^2 A^-1 W'W A^-1 = sigma^2 V diag(s^2 / (s^2 + lam)^2) V'
+
+    computed from the thin SVD ``W = U diag(s) V'`` (no explicit inverse).  It is the
+    spread of ``b`` around its mean; it does not include the bias
+    ``-lam A^-1 (b_true - prior)`` that regularisation introduces, so ``rel_std`` is
+    optimistic when ``lam`` is large.  The noise variance is estimated with the
+    effective number of parameters ``df = trace(W A^-1 W') = sum s^2 / (s^2 + lam)``
+    :cite:`hastie2009elements`::
+
+        sigma^2 = ||y - W b||^2 / (r - df)
+
+    (``df = p`` and the OLS formulas when ``lam = 0``).
+
+    Parameters
+    ----------
+    W : array_like, shape (r, p)
+        Stacked regressor.
+    y : array_like, shape (r,)
+        Stacked measurements.
+    lam : float
+        Regularisation weight ``lam >= 0``.  ``lam = 0`` is OLS and then needs a full-rank
+        ``W`` with ``r > p``.
+    prior : array_like, shape (p,), optional
+        Prior parameter values (e.g. from CAD); zeros when omitted.
+    names : sequence of str, optional
+        Parameter names, one per column.
+
+    Returns
+    -------
+    Estimate
+        ``method="ridge"``; ``rank`` and ``cond`` are those of ``W`` itself (showing why
+        regularisation is needed; ``cond`` is ``inf`` when ``W`` is rank deficient).
+        ``info`` holds ``"lam"``, ``"prior"``, ``"dof"`` (the effective number of
+        parameters ``df``) and ``"cond_augmented"`` (condition number of the augmented
+        matrix, ``sqrt((s_max^2 + lam) / (s_min^2 + lam))``).
+
+    Raises
+    ------
+    ValueError
+        On shape mismatch, non-finite data, ``lam < 0``, ``prior`` of the wrong length,
+        ``lam = 0`` with a rank-deficient ``W`` or ``r <= p``, or a residual with no
+        degree of freedom left (``r - df`` not positive).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.lsq import ridge
+    >>> W = np.array([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]])   # rank 1: OLS fails
+    >>> y = np.array([2.0, 4.1, 5.9])
+    >>> est = ridge(W, y, lam=1e-3, prior=[0.0, 0.0])
+    >>> est.rank, np.round(est.params, 3)
+    (1, array([0.996, 0.996]))
+    """
+    lam = check_nonnegative("lam", lam)
+    W, y, names = _check_system(W, y, names, overdetermined=(lam == 0))
+    r, p = W.shape
+    if prior is None:
+        prior_arr = np.zeros(p)
+    else:
+        prior_arr = as_array("prior", prior, ndim=1)
+        if prior_arr.shape != (p,):
+            raise ValueError(
+                f"prior must have shape ({p},) (one value per column of W), got {prior_arr.shape}"
+            )
+    if lam == 0:
+        est = _solve(W, y, names, "ridge", {})
+        info = {"lam": 0.0, "prior": prior_arr, "dof": float(p), "cond_augmented": est.cond}
+        return _make_estimate(est.params, est.cov, est.residual_std**2, est.rank, est.cond, names, "ridge", info)
+
+    # estimate: least-squares solution of the augmented system (full column rank for lam > 0)
+    sq = np.sqrt(lam)
+    A_aug = np.vstack([W, sq * np.eye(p)])
+    y_aug = np.concatenate([y, sq * prior_arr])
+    b, *_ = scipy.linalg.lstsq(A_aug, y_aug, lapack_driver="gelsd")
+
+    # statistics from the thin SVD of W
+    _, s, Vt = scipy.linalg.svd(W, full_matrices=False, lapack_driver="gesdd")
+    tol = default_rank_tol(s, W.shape)
+    rank = int(np.count_nonzero(s > tol))
+    cond = float(s[0] / s[-1]) if (rank == p and s[-1] > 0) else float("inf")
+    s_min = s[-1] if s.size == p else 0.0  # r < p: W has p - r zero singular values
+    cond_aug = float(np.sqrt((s[0] ** 2 + lam) / (s_min**2 + lam)))
+    shrink = s**2 / (s**2 + lam)
+    dof = float(np.sum(shrink))
+    if r - dof <= 0:
+        raise ValueError(
+            f"no residual degree of freedom left: r={r} rows, effective number of parameters "
+            f"{dof:.3g}; add rows to W or increase lam"
+        )
+    res = y - W @ b
+    sigma2 = float(res @ res) / (r - dof)
+    Vg = Vt.T * (s / (s**2 + lam))
+    cov = sigma2 * (Vg @ Vg.T)
+    info = {"lam": lam, "prior": prior_arr, "dof": dof, "cond_augmented": cond_aug}
+    return _make_estimate(b, cov, sigma2, rank, cond, names, "ridge", info)
