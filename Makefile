@@ -1,0 +1,54 @@
+# Two commands for a fresh machine with only Python 3.10+:  make book  |  make test
+# Every target creates .venv when it is missing and (re)installs only when a requirements
+# file or pyproject.toml changed.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+BOOK_STAMP := $(VENV)/.installed-book
+TEST_STAMP := $(VENV)/.installed-test
+JB_FLAGS := -W -n --keep-going
+
+.PHONY: book test unit nbval site-test lab bench clean distclean help
+
+help:
+	@echo "make book   build the site into _build/html (instructor edition)"
+	@echo "make test   unit tests, every notebook through nbval, the book build with -W, site tests"
+	@echo "make lab    JupyterLab on chapters/"
+	@echo "make bench  run benchmarks/ (tables on screen, JSON in benchmarks/results/)"
+	@echo "make clean  remove _build and caches (make distclean also removes .venv)"
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python 3.10 or newer is needed, found " + sys.version.split()[0])'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(BOOK_STAMP): requirements.txt pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	@touch $@
+
+$(TEST_STAMP): requirements-test.txt requirements.txt pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	@touch $@ $(BOOK_STAMP)
+
+book: $(BOOK_STAMP)
+	$(BIN)/jupyter-book build . $(JB_FLAGS)
+
+test: $(TEST_STAMP)
+	$(BIN)/python -m pytest tests/ --ignore=tests/site -n 2
+	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -n 2 --dist loadfile chapters/
+	$(BIN)/jupyter-book build . $(JB_FLAGS)
+	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/site
+
+lab: $(BOOK_STAMP)
+	$(BIN)/jupyter lab chapters/
+
+bench: $(TEST_STAMP)
+	@set -e; for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f; done
+
+clean:
+	rm -rf _build .pytest_cache .hypothesis .jupyter_cache
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV) dist

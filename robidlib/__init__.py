@@ -1,0 +1,2 @@
+"""robidlib."""
+from ._version import __version__

@@ -1,0 +1,3 @@
+"""Version of robidlib (single source of truth)."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,63 @@
+"""Notebook hygiene: listed in the TOC, committed without outputs, python3 kernel."""
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
+
+
+def _toc_files():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = {toc["root"]}
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "file" in node:
+                files.add(node["file"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(toc)
+    return files
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, "chapters/ holds no notebook"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_listed_in_toc(path):
+    assert f"chapters/{path.stem}" in _toc_files(), f"{path.name} is not in _toc.yml"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_committed_without_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    dirty = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and (c.outputs or c.execution_count)]
+    assert not dirty, f"{path.name}: code cells {dirty} have outputs; clear them before committing"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_python3_kernel_and_valid(path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
+    assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith("# ")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_chapter_asserts_its_claims(path):
+    nb = nbformat.read(path, as_version=4)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert code.count("assert ") >= 3, f"{path.name} asserts fewer than 3 claims"
+
+
+def test_toc_files_exist():
+    for f in _toc_files():
+        assert any((ROOT / f"{f}{ext}").exists() for ext in (".md", ".ipynb")), f"_toc.yml lists missing {f}"
