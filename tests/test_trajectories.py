@@ -1,0 +1,258 @@
+"""Tests of robidlib.trajectories: quintic, via points, Fourier series, limits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robidlib.trajectories import (
+    FourierTrajectory,
+    Trajectory,
+    check_limits,
+    fourier_basis,
+    fourier_series,
+    limit_margins,
+    limits_violation,
+    quintic,
+    quintic_coefficients,
+    quintic_via,
+)
+
+
+def _fd_check(traj: Trajectory, rtol: float):
+    """Central finite differences of q (qd) match qd (qdd) in the interior."""
+    dt = traj.t[1] - traj.t[0]
+    qd_fd = (traj.q[2:] - traj.q[:-2]) / (2 * dt)
+    qdd_fd = (traj.qd[2:] - traj.qd[:-2]) / (2 * dt)
+    scale_v = np.max(np.abs(traj.qd))
+    scale_a = np.max(np.abs(traj.qdd))
+    np.testing.assert_allclose(qd_fd, traj.qd[1:-1], atol=rtol * scale_v)
+    np.testing.assert_allclose(qdd_fd, traj.qdd[1:-1], atol=rtol * scale_a)
+
+
+# ----------------------------------------------------------------------------- Trajectory
+def test_trajectory_unpacks_as_q_qd_qdd_and_validates():
+    t = np.linspace(0, 1, 4)
+    z = np.zeros((4, 2))
+    traj = Trajectory(t, z, z + 1, z + 2)
+    q, qd, qdd = traj
+    assert q is traj.q and qdd[0, 0] == 2.0
+    assert traj.n_samples == 4 and traj.n_joints == 2
+    assert "N=4, n=2" in repr(traj)
+    with pytest.raises(ValueError, match=r"qd must have shape \(4, 2\)"):
+        Trajectory(t, z, z[:, :1], z)
+    with pytest.raises(ValueError, match=r"q must have shape \(4, any\)"):
+        Trajectory(t, z[:3], z[:3], z[:3])
+    with pytest.raises(ValueError, match="qdd must be finite"):
+        Trajectory(t, z, z, z + np.nan)
+
+
+# ----------------------------------------------------------------------------- quintic
+def test_quintic_boundary_conditions():
+    T = 1.7
+    q0, qf = np.array([0.1, -1.0, 2.0]), np.array([1.0, 0.5, 2.0])
+    qd0, qdf = np.array([0.3, 0.0, -1.0]), np.array([0.0, -0.2, 0.4])
+    qdd0, qddf = np.array([1.0, 0.0, 0.0]), np.array([-2.0, 0.5, 0.0])
+    traj = quintic([0.0, T], q0, qf, T, qd0=qd0, qdf=qdf, qdd0=qdd0, qddf=qddf)
+    np.testing.assert_allclose(traj.q, [q0, qf], atol=1e-12)
+    np.testing.assert_allclose(traj.qd, [qd0, qdf], atol=1e-12)
+    np.testing.assert_allclose(traj.qdd, [qdd0, qddf], atol=1e-11)
+
+
+def test_quintic_rest_to_rest_closed_form_and_derivatives():
+    T = 2.0
+    t = np.linspace(0, T, 2001)
+    traj = quintic(t, [0.0, 1.0], [1.0, -1.0], T)
+    s = t / T
+    shape = 10 * s**3 - 15 * s**4 + 6 * s**5  # classic minimum-jerk profile
+    np.testing.assert_allclose(traj.q[:, 0], shape, atol=1e-12)
+    np.testing.assert_allclose(traj.q[:, 1], 1 - 2 * shape, atol=1e-12)
+    # peak velocity 15/8 * (qf - q0) / T at mid-time, and it is a polynomial of degree 5
+    np.testing.assert_allclose(np.max(np.abs(traj.qd), axis=0), [15 / 16, 15 / 8], rtol=1e-6)
+    _fd_check(traj, rtol=1e-5)
+    c = quintic_coefficients(0.0, 1.0, T)
+    np.testing.assert_allclose(c[:, 0], np.polyfit(t, traj.q[:, 0], 5)[::-1], atol=1e-8)
+
+
+def test_quintic_scalar_gives_one_joint_and_broadcasts():
+    t = np.linspace(0, 1, 11)
+    assert quintic(t, 0.0, 1.0, 1.0).q.shape == (11, 1)
+    traj = quintic(t, 0.0, [1.0, 2.0, 3.0], 1.0)  # q0 broadcast to 3 joints
+    np.testing.assert_allclose(traj.q[:, 1], 2 * traj.q[:, 0], atol=1e-12)
+
+
+def test_quintic_bad_input():
+    t = np.linspace(0, 1, 5)
+    with pytest.raises(ValueError, match=r"t must lie in \[0, T\] = \[0, 1\] s, got 1 value"):
+        quintic(np.r_[t, 1.5], 0.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="T must be > 0"):
+        quintic(t, 0.0, 1.0, 0.0)
+    with pytest.raises(ValueError, match="one common length n, got lengths q0: 2, qf: 3"):
+        quintic(t, [0.0, 0.0], [1.0, 1.0, 1.0], 1.0)
+    with pytest.raises(ValueError, match="qd0 must be finite"):
+        quintic(t, 0.0, 1.0, 1.0, qd0=np.nan)
+    with pytest.raises(ValueError, match="t must be finite"):
+        quintic(np.r_[t, np.nan], 0.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="t must hold at least one"):
+        quintic([], 0.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="qf must have 0 or 1 dimension"):
+        quintic(t, 0.0, [[1.0]], 1.0)
+
+
+# ----------------------------------------------------------------------------- quintic_via
+def test_quintic_via_passes_through_points_and_is_c2():
+    times = np.array([0.0, 1.0, 2.5, 4.0])
+    P = np.array([[0.0, 0.0], [1.0, 0.5], [2.0, -0.5], [0.5, 0.0]])
+    t = np.linspace(0, 4, 8001)
+    traj = quintic_via(t, times, P)
+    idx = [np.argmin(np.abs(t - ti)) for ti in times]
+    np.testing.assert_allclose(traj.q[idx], P, atol=1e-12)
+    # rest at both ends; heuristic velocities: joint 1 slopes 1, 2/3 -> mean 5/6 at via 1;
+    # joint 2 changes direction at via 1 (slopes 0.5, -2/3) -> 0
+    np.testing.assert_allclose(traj.qd[[idx[0], idx[-1]]], 0.0, atol=1e-12)
+    np.testing.assert_allclose(traj.qd[idx[1]], [5 / 6, 0.0], atol=1e-12)
+    np.testing.assert_allclose(traj.qdd[idx], 0.0, atol=1e-10)
+    _fd_check(traj, rtol=2e-3)  # derivatives consistent (jerk jumps at vias cost O(dt))
+    # q, qd, qdd continuous across the interior via points: left and right limits agree
+    eps = 1e-9
+    left = quintic_via(times[1:-1] - eps, times, P)
+    right = quintic_via(times[1:-1] + eps, times, P)
+    for a, b in zip(left, right):
+        np.testing.assert_allclose(a, b, atol=1e-7)
+    # given velocities are honoured
+    V = np.array([[0.0, 0.0], [0.2, 0.1], [0.0, -0.3], [0.0, 0.0]])
+    traj2 = quintic_via(times, times, P, velocities=V)
+    np.testing.assert_allclose(traj2.qd, V, atol=1e-12)
+    # one segment is the plain quintic
+    np.testing.assert_allclose(quintic_via(t[:100], [0.0, 4.0], [0.0, 1.0]).q,
+                               quintic(t[:100], 0.0, 1.0, 4.0).q, atol=1e-13)
+
+
+def test_quintic_via_bad_input():
+    with pytest.raises(ValueError, match="strictly increasing"):
+        quintic_via([0.0], [0.0, 1.0, 1.0], [0.0, 1.0, 2.0])
+    with pytest.raises(ValueError, match="at least 2 via points"):
+        quintic_via([0.0], [0.0], [0.0])
+    with pytest.raises(ValueError, match=r"positions must have 3 rows"):
+        quintic_via([0.0], [0.0, 1.0, 2.0], [0.0, 1.0])
+    with pytest.raises(ValueError, match="velocities must have the shape of positions"):
+        quintic_via([0.0], [0.0, 1.0], [0.0, 1.0], velocities=[0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match=r"t must lie in \[times\[0\], times\[-1\]\]"):
+        quintic_via([2.0], [0.0, 1.0], [0.0, 1.0])
+    with pytest.raises(ValueError, match="positions must be finite"):
+        quintic_via([0.0], [0.0, 1.0], [0.0, np.nan])
+
+
+# ----------------------------------------------------------------------------- Fourier
+def _ft(seed=0, n=3, L=4, wf=2 * np.pi * 0.2):
+    rng = np.random.default_rng(seed)
+    return FourierTrajectory(wf, rng.uniform(-0.5, 0.5, (n, L)), rng.uniform(-0.5, 0.5, (n, L)), rng.uniform(-1, 1, n))
+
+
+def test_fourier_matches_swevers_formula_and_finite_differences():
+    ft = _ft()
+    t = np.linspace(0.0, ft.period, 5001)
+    traj = ft.evaluate(t)
+    # direct (loop) evaluation of the Swevers series for one joint
+    i = 1
+    q_ref = ft.q0[i] + sum(
+        ft.a[i, l - 1] / (ft.wf * l) * np.sin(ft.wf * l * t) - ft.b[i, l - 1] / (ft.wf * l) * np.cos(ft.wf * l * t)
+        for l in range(1, ft.n_harmonics + 1)
+    )
+    np.testing.assert_allclose(traj.q[:, i], q_ref, atol=1e-12)
+    _fd_check(traj, rtol=1e-5)
+    # periodic: state at t = 0 and t = period coincide
+    for x in traj:
+        np.testing.assert_allclose(x[0], x[-1], atol=1e-10)
+    # fourier_series is the same thing
+    traj2 = fourier_series(t, ft.wf, ft.a, ft.b, ft.q0)
+    np.testing.assert_array_equal(traj2.q, traj.q)
+
+
+def test_fourier_pack_unpack_roundtrip_and_layout():
+    ft = _ft(seed=1, n=2, L=3)
+    x = ft.pack()
+    assert x.shape == (ft.n_params,) == (2 * (2 * 3 + 1),)
+    np.testing.assert_array_equal(x[:3], ft.a[0])  # joint 1's a-coefficients first
+    np.testing.assert_array_equal(x[6:9], ft.b[0])
+    np.testing.assert_array_equal(x[-2:], ft.q0)
+    back = FourierTrajectory.unpack(x, ft.wf, 2, 3)
+    for name in ("a", "b", "q0"):
+        np.testing.assert_array_equal(getattr(back, name), getattr(ft, name))
+    with pytest.raises(ValueError, match=r"x must have length n_joints \* \(2 \* n_harmonics \+ 1\) = 2 \* 7 = 14, got 13"):
+        FourierTrajectory.unpack(x[:-1], ft.wf, 2, 3)
+    with pytest.raises(ValueError, match="n_harmonics must be >= 1"):
+        FourierTrajectory.unpack(x, ft.wf, 2, 0)
+
+
+def test_fourier_basis_is_the_linear_map_of_the_packed_vector():
+    ft = _ft(seed=2, n=3, L=2)
+    t = np.linspace(0.0, 7.0, 40)
+    Bq, Bqd, Bqdd = fourier_basis(t, ft.wf, 3, 2)
+    assert Bq.shape == (40 * 3, ft.n_params)
+    traj = ft.evaluate(t)
+    x = ft.pack()
+    np.testing.assert_allclose(Bq @ x, traj.q.ravel(), atol=1e-12)
+    np.testing.assert_allclose(Bqd @ x, traj.qd.ravel(), atol=1e-12)
+    np.testing.assert_allclose(Bqdd @ x, traj.qdd.ravel(), atol=1e-12)
+
+
+def test_fourier_amplitude_bounds_hold_and_are_reached_for_one_harmonic():
+    ft = _ft(seed=3)
+    traj = ft.evaluate(np.linspace(0, ft.period, 4001))
+    bq, bqd, bqdd = ft.amplitude_bounds()
+    assert np.all(np.abs(traj.q - ft.q0).max(axis=0) <= bq + 1e-12)
+    assert np.all(np.abs(traj.qd).max(axis=0) <= bqd + 1e-12)
+    assert np.all(np.abs(traj.qdd).max(axis=0) <= bqdd + 1e-12)
+    one = FourierTrajectory(2.0, [[0.3]], [[0.4]], [0.0])  # amplitude 0.5 exactly
+    tr = one.evaluate(np.linspace(0, one.period, 100001))
+    np.testing.assert_allclose([np.abs(tr.q).max(), np.abs(tr.qd).max(), np.abs(tr.qdd).max()],
+                               [x[0] for x in one.amplitude_bounds()], rtol=1e-6)
+
+
+def test_fourier_bad_input():
+    with pytest.raises(ValueError, match=r"b must have shape \(2, 3\)"):
+        FourierTrajectory(1.0, np.zeros((2, 3)), np.zeros((2, 2)), np.zeros(2))
+    with pytest.raises(ValueError, match=r"q0 must have shape \(2,\)"):
+        FourierTrajectory(1.0, np.zeros((2, 3)), np.zeros((2, 3)), np.zeros(3))
+    with pytest.raises(ValueError, match="wf must be > 0"):
+        fourier_series([0.0], -1.0, [[1.0]], [[1.0]], [0.0])
+    with pytest.raises(ValueError, match="a must be finite"):
+        fourier_series([0.0], 1.0, [[np.nan]], [[1.0]], [0.0])
+    with pytest.raises(ValueError, match="a must have 2 dimension"):
+        fourier_series([0.0], 1.0, [1.0], [1.0], [0.0])
+    with pytest.raises(TypeError, match="n_joints must be an int"):
+        fourier_basis([0.0], 1.0, 1.5, 2)
+
+
+# ----------------------------------------------------------------------------- limits
+def test_limits_margins_violations_and_check():
+    t = np.linspace(0, 1, 1001)
+    traj = quintic(t, [0.0, 0.0], [1.0, -2.0], 1.0)  # peak |qd| 1.875, 3.75; |qdd| 5.77, 11.55
+    m = limit_margins(traj, q_min=-3.0, q_max=[2.0, 0.5], qd_max=3.0)
+    np.testing.assert_allclose(m, [3.0, 1.0, 1.0, 0.5, 3.0 - 1.875, 3.0 - 3.75], atol=1e-6)
+    v = limits_violation(traj, q_min=[-1.0, -1.5], qd_max=3.0, qdd_max=10.0)
+    assert list(v) == ["q_min", "qd_max", "qdd_max"]
+    np.testing.assert_allclose(v["q_min"], [0.0, 0.5], atol=1e-12)
+    np.testing.assert_allclose(v["qd_max"], [0.0, 0.75], atol=1e-6)
+    np.testing.assert_allclose(v["qdd_max"], [0.0, 10 * np.sqrt(3) / 1.5 - 10.0], atol=1e-3)
+    check_limits(traj, q_min=-np.inf, q_max=np.inf, qd_max=4.0)  # unlimited positions: passes
+    with pytest.raises(ValueError, match=r"the guess violates its limits: joint 2 q goes below q_min=-1.5 by 0.5; "
+                                         r"joint 2 \|qd\| exceeds qd_max=3 by 0.75"):
+        check_limits(traj, q_min=[-1.0, -1.5], qd_max=3.0, name="the guess")
+
+
+def test_limits_bad_input():
+    traj = quintic(np.linspace(0, 1, 11), [0.0, 0.0], [1.0, 1.0], 1.0)
+    with pytest.raises(ValueError, match="no limit given"):
+        limit_margins(traj)
+    with pytest.raises(ValueError, match=r"q_max must be a scalar or have shape \(2,\)"):
+        limit_margins(traj, q_max=[1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="qd_max must be > 0"):
+        limit_margins(traj, qd_max=0.0)
+    with pytest.raises(ValueError, match="q_min must be below q_max"):
+        limit_margins(traj, q_min=1.0, q_max=[2.0, 0.5])
+    with pytest.raises(ValueError, match="q_min must not contain NaN"):
+        limit_margins(traj, q_min=np.nan)
+    with pytest.raises(TypeError, match="traj must be a robidlib.trajectories.Trajectory"):
+        limit_margins((traj.q, traj.qd, traj.qdd), qd_max=1.0)
