@@ -99,7 +99,7 @@ def check_positive(name: str, value: Any, allow_zero: bool = False) -> float:
     ValueError
         If it is NaN/inf, negative, or zero when ``allow_zero`` is False.
     """
-    if isinstance(value, (bool, np.bool_)) or not np.isscalar(value) and np.ndim(value) != 0:
+    if isinstance(value, (bool, np.bool_, str, bytes)) or (not np.isscalar(value) and np.ndim(value) != 0):
         raise TypeError(f"{name} must be a real scalar, got {type(value).__name__}")
     try:
         v = float(value)
