@@ -215,7 +215,7 @@ def differentiate(
     differences amplify noise (the gain grows with frequency): low-pass the signal first
     (:func:`lowpass`) or use ``method="savgol"``, which fits a polynomial of degree
     ``polyorder`` over a sliding window of ``window`` samples by least squares and
-    differentiates it analytically :cite:`savitzky1964smoothing`
+    differentiates it analytically :cite:`savitzky1964`
     (``scipy.signal.savgol_filter`` with ``deriv``; ends handled by ``mode="interp"``).
 
     Parameters
@@ -303,7 +303,7 @@ def decimate(
 
     In identification practice the torques are low-pass filtered and resampled *with
     the same filter* as the columns of the regressor -- "parallel filtering"
-    :cite:`gautier1997power,khalil2002modeling`.  The filter removes the high-frequency
+    :cite:`khalil2002`.  The filter removes the high-frequency
     content (noise, unmodelled dynamics) that the rigid model cannot explain and that
     would alias when the rate is reduced; applying it identically to ``y`` and to ``W``
     keeps the linear relation ``y = W b`` intact.  Call ``decimate`` on both the

@@ -7,7 +7,7 @@ positions, velocities and accelerations as ``(N, n)`` arrays (GUIDE); it unpacks
 * :func:`quintic` -- rest-to-rest (or any boundary state) fifth-degree polynomial per joint.
 * :func:`quintic_via` -- piecewise quintic through via points (continuous up to qdd).
 * :class:`FourierTrajectory` / :func:`fourier_series` -- the periodic finite Fourier
-  series of Swevers et al. :cite:`swevers1997optimal`, with analytic derivatives, a
+  series of Swevers et al. :cite:`swevers1997`, with analytic derivatives, a
   parameter-vector packing (:meth:`FourierTrajectory.pack` / :meth:`FourierTrajectory.unpack`)
   and the linear maps from that vector to ``q, qd, qdd`` (:func:`fourier_basis`) for
   excitation optimisation.
@@ -246,7 +246,7 @@ def quintic_via(
     :func:`quintic`), so position, velocity and acceleration are continuous.  When
     ``velocities`` is omitted the motion starts and ends at rest and the velocity at an
     interior via point is the mean of the slopes of its two segments, or zero where the
-    slope changes sign (the heuristic of :cite:`craig2005introduction`, Sec. 7.3); when
+    slope changes sign (the heuristic of :cite:`craig2005`, Sec. 7.3); when
     ``accelerations`` is omitted they are zero at every via point.
 
     Parameters
@@ -337,7 +337,7 @@ def _check_count(name: str, value: Any) -> int:
 
 @dataclass(frozen=True, eq=False)
 class FourierTrajectory:
-    """Finite Fourier series excitation of Swevers et al. :cite:`swevers1997optimal`.
+    """Finite Fourier series excitation of Swevers et al. :cite:`swevers1997`.
 
     For joint ``i`` and harmonics ``l = 1..L`` of the base pulsation ``wf``::
 

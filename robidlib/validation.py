@@ -4,10 +4,10 @@ Three dimensionless indices, each in ``[0, 1]``, computed per joint (columns of 
 ``(N, n)`` array) or overall (all entries pooled into one series):
 
 * :func:`rms_index` -- normalised residual root mean square: Theil's inequality
-  coefficient ``U1`` :cite:`theil1958economic,bliemel1973theil`; 0 = perfect.
+  coefficient ``U1`` :cite:`theil1958,bliemel1973`; 0 = perfect.
 * :func:`rsd_index` -- normalised residual standard deviation: the same coefficient
   applied to the deviations from the means; 0 = perfect up to a constant offset.
-* :func:`agreement_index` -- Willmott's index of agreement ``d`` :cite:`willmott1981validation`;
+* :func:`agreement_index` -- Willmott's index of agreement ``d`` :cite:`willmott1981`;
   1 = perfect agreement, 0 = no agreement.
 
 The numerators are the usual residual RMS and residual standard deviation (in the
@@ -67,7 +67,7 @@ def rms_index(observed: np.ndarray, predicted: np.ndarray, per_joint: bool = Tru
     """Normalised residual root mean square (Theil's ``U1``), in ``[0, 1]``.
 
     For observations ``o_k`` and predictions ``p_k``, ``k = 1..N``
-    :cite:`theil1958economic,bliemel1973theil`::
+    :cite:`theil1958,bliemel1973`::
 
         RMS = sqrt(mean((p - o)^2)) / ( sqrt(mean(p^2)) + sqrt(mean(o^2)) )
 
@@ -115,7 +115,7 @@ def rsd_index(observed: np.ndarray, predicted: np.ndarray, per_joint: bool = Tru
     """Normalised residual standard deviation, in ``[0, 1]``.
 
     Theil's ``U1`` (:func:`rms_index`) applied to the deviations from the means
-    ``o' = o - mean(o)``, ``p' = p - mean(p)`` :cite:`theil1958economic,bliemel1973theil`::
+    ``o' = o - mean(o)``, ``p' = p - mean(p)`` :cite:`theil1958,bliemel1973`::
 
         RSD = std(p - o) / ( std(p) + std(o) )
 
@@ -162,7 +162,7 @@ def rsd_index(observed: np.ndarray, predicted: np.ndarray, per_joint: bool = Tru
 def agreement_index(observed: np.ndarray, predicted: np.ndarray, per_joint: bool = True) -> float | np.ndarray:
     """Willmott's index of agreement ``d``, in ``[0, 1]``.
 
-    With ``o_m`` the mean of the observations :cite:`willmott1981validation`::
+    With ``o_m`` the mean of the observations :cite:`willmott1981`::
 
         d = 1 - sum (p - o)^2 / sum (|p - o_m| + |o - o_m|)^2
 

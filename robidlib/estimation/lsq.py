@@ -7,9 +7,9 @@ singular values, ``(W'W)^-1 = V diag(1/s^2) V'``.
 
 * :func:`ols` -- ordinary least squares, ``min ||W b - y||^2``.
 * :func:`wls` -- weighted least squares with one noise standard deviation per joint,
-  given or estimated from the OLS residuals :cite:`gautier2001ekfwls`.
+  given or estimated from the OLS residuals :cite:`gautier2001`.
 * :func:`ridge` -- Tikhonov (ridge) regression towards a prior,
-  ``min ||W b - y||^2 + lam ||b - prior||^2`` :cite:`hoerl1970ridge`.
+  ``min ||W b - y||^2 + lam ||b - prior||^2`` :cite:`hoerl1970`.
 """
 
 from __future__ import annotations
@@ -182,7 +182,7 @@ def wls(
     with variance ``sigma_j^2`` and independent between joints.
 
     When ``weights`` is None the standard deviations are estimated from the residuals of
-    an OLS fit of the whole system, joint by joint :cite:`gautier2001ekfwls`::
+    an OLS fit of the whole system, joint by joint :cite:`gautier2001`::
 
         sigma_j^2 = ||y_j - W_j b_ols||^2 / (r_j - c)
 
@@ -286,7 +286,7 @@ def ridge(
     """Ridge (Tikhonov) regression towards a prior, ``min ||W b - y||^2 + lam ||b - prior||^2``.
 
     The minimiser is computed as the ordinary least-squares solution of the augmented
-    system (never through an inverse) :cite:`hoerl1970ridge`::
+    system (never through an inverse) :cite:`hoerl1970`::
 
         [ W            ]       [ y                ]
         [ sqrt(lam) I  ] b  =  [ sqrt(lam) prior  ]
@@ -305,7 +305,7 @@ def ridge(
     ``-lam A^-1 (b_true - prior)`` that regularisation introduces, so ``rel_std`` is
     optimistic when ``lam`` is large.  The noise variance is estimated with the
     effective number of parameters ``df = trace(W A^-1 W') = sum s^2 / (s^2 + lam)``
-    :cite:`hastie2009elements`::
+    :cite:`hastie2009`::
 
         sigma^2 = ||y - W b||^2 / (r - df)
 
