@@ -8,7 +8,7 @@ minimises the mean squared error over the ``N`` rows of the data set
 .. math::  J(w) = \\frac{1}{2N} \\sum_{k=1}^{N} (d_k - x_k^\\top w)^2
            = \\frac{1}{2N} \\lVert d - W w \\rVert^2 ,
 
-whose gradient is ``-W'(d - W w) / N`` (:cite:`widrow1960adaptive`).
+whose gradient is ``-W'(d - W w) / N`` (:cite:`widrow1960`).
 
 * ``mode="batch"`` is gradient descent on ``J``: ``w <- w + gamma W'(d - W w) / N``.
   It is stable if and only if ``0 < gamma < 2 / lambda_max(W'W / N)``
@@ -21,7 +21,7 @@ whose gradient is ``-W'(d - W w) / N`` (:cite:`widrow1960adaptive`).
 * ``normalized=True`` divides the step by the input power so that the rate becomes
   dimensionless and stable for ``0 < gamma < 2`` whatever the scaling of the data:
   ``w <- w + gamma e_k x_k / (eps + x_k . x_k)`` in sample mode (normalised LMS,
-  :cite:`widrow1985adaptive`), ``gamma / lambda_max(W'W/N)`` as the step of batch
+  :cite:`widrow1985`), ``gamma / lambda_max(W'W/N)`` as the step of batch
   gradient descent.
 
 An unstable rate does not crash: the weights grow, the fit stops as soon as the mean

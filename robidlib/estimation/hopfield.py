@@ -1,7 +1,7 @@
 """A continuous-time Hopfield network whose states are the parameter estimates.
 
-Formulation (Abe's form of the Hopfield network, :cite:`abe1989theories`, used for
-identification by :cite:`atencia2004parametric`): neuron ``i`` has an internal potential
+Formulation (Abe's form of the Hopfield network, :cite:`abe1989`, used for
+identification by :cite:`atencia2004`): neuron ``i`` has an internal potential
 ``u_i`` and an output ``S_i`` that is the estimate of parameter ``i``,
 
 .. math::
@@ -21,7 +21,7 @@ set) or ``c = 1`` (``scale="sum"``, the raw products of the paper: time constant
 as data are added).
 
 Energy (Lyapunov) function.  Unlike Hopfield's original model
-(:cite:`hopfield1984neurons`) there is no leak term ``-u_i / R_i``, so the energy has no
+(:cite:`hopfield1984`) there is no leak term ``-u_i / R_i``, so the energy has no
 integral term:
 
 .. math::  E(S) = -\\tfrac12 S^\\top W S - I^\\top S = J(S) - \\frac{||\\tau||^2}{2c} ,
@@ -78,7 +78,7 @@ class HopfieldEstimator:
         ``cond(Phi)^2``) and gains ``g_i`` that collapse for saturating neurons, so the ODE
         is stiff whenever ``Phi`` is ill-conditioned: an explicit method must keep its step
         below ``~2 / (g lambda_max)`` although the solution moves on the slow time scale
-        ``1 / (g lambda_min)``.  LSODA (:cite:`petzold1983automatic`) switches between
+        ``1 / (g lambda_min)``.  LSODA (:cite:`petzold1983`) switches between
         Adams (non-stiff) and BDF (stiff) automatically; the implicit methods receive the
         exact Jacobian ``d(du/dt)/du = W diag(g(u))`` so they need no finite differences.
     rtol, atol : float, default 1e-9, 1e-12
