@@ -39,12 +39,18 @@ def _pair(observed: Any, predicted: Any, per_joint: bool) -> tuple[np.ndarray, n
         raise ValueError(f"observed and predicted must not be empty, got shape {o.shape}")
     scalar = o.ndim == 1 or not per_joint
     if scalar:
-        o, p = o.reshape(-1, 1), p.reshape(-1, 1)
-    # every index is invariant to a common scaling of o and p (per column): divide by the
-    # largest magnitude so that squares neither underflow nor overflow
+        return o.reshape(-1, 1), p.reshape(-1, 1), True
+    return o, p, False
+
+
+def _scaled(o: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Divide both by the largest magnitude per column, so squares neither under- nor overflow.
+
+    Every index is invariant to a common scaling of ``o`` and ``p`` (column by column).
+    """
     scale = np.maximum(np.abs(o).max(axis=0), np.abs(p).max(axis=0))
     scale = np.where(scale > 0, scale, 1.0)
-    return o / scale, p / scale, scalar
+    return o / scale, p / scale
 
 
 def _out(values: np.ndarray, scalar: bool) -> float | np.ndarray:
@@ -106,7 +112,7 @@ def rms_index(observed: np.ndarray, predicted: np.ndarray, per_joint: bool = Tru
     (0.0, 1.0, 0.1201)
     """
     o, p, scalar = _pair(observed, predicted, per_joint)
-    num, den = _theil(o, p)
+    num, den = _theil(*_scaled(o, p))
     _undefined("the RMS index", den == 0, scalar, "observed and predicted are both identically zero")
     return _out(num / den, scalar)
 
@@ -154,7 +160,10 @@ def rsd_index(observed: np.ndarray, predicted: np.ndarray, per_joint: bool = Tru
     (0.0, 1.0, 0.2284)
     """
     o, p, scalar = _pair(observed, predicted, per_joint)
-    num, den = _theil(o - o.mean(axis=0), p - p.mean(axis=0))
+    # deviations from the means; shifting by the first sample first makes the deviations
+    # of a constant series exactly zero (mean(0.1, 0.1, 0.1) != 0.1 in floating point)
+    do, dp = o - o[0], p - p[0]
+    num, den = _theil(*_scaled(do - do.mean(axis=0), dp - dp.mean(axis=0)))
     _undefined("the RSD index", den == 0, scalar, "observed and predicted are both constant")
     return _out(num / den, scalar)
 
@@ -201,9 +210,11 @@ def agreement_index(observed: np.ndarray, predicted: np.ndarray, per_joint: bool
     (1.0, 0.0, 0.9231)
     """
     o, p, scalar = _pair(observed, predicted, per_joint)
-    om = o.mean(axis=0)
     constant = np.all(o == o[0], axis=0)
     _undefined("the agreement index", constant, scalar, "the observed series is constant")
+    # d is invariant to a common shift and scaling: work with deviations from o_m
+    om = o.mean(axis=0)
+    o, p = _scaled(o - om, p - om)
     num = np.sum((p - o) ** 2, axis=0)
-    den = np.sum((np.abs(p - om) + np.abs(o - om)) ** 2, axis=0)
+    den = np.sum((np.abs(p) + np.abs(o)) ** 2, axis=0)
     return _out(1.0 - num / den, scalar)

@@ -106,6 +106,9 @@ def test_bad_input():
         rms_index(np.zeros(4), np.zeros(4))
     with pytest.raises(ValueError, match="RSD index is undefined for joint\\(s\\) 2: .*both constant"):
         rsd_index(o, o)
+    with pytest.raises(ValueError, match="RSD index is undefined: .*both constant"):
+        rsd_index(np.full(3, 0.1), np.full(3, 0.1))  # mean(0.1, 0.1, 0.1) != 0.1 in floating point
+    assert rsd_index(np.full(3, 0.1), [0.0, 0.1, 0.3]) == pytest.approx(1.0, rel=1e-14)
     for f in INDICES:
         with pytest.raises(ValueError, match="predicted must be finite"):
             f(O, [1.0, np.nan, 2.0])
