@@ -318,6 +318,25 @@ def test_object_model_mass_matrix_bias_and_forward_dynamics():
     assert ident.measurement_jacobian().shape == (4, 9)
 
 
+class BatchedPendulum:
+    """Like robidlib.models.pendulum.Pendulum: batched regressor (N,) -> (N, 3), no size attributes."""
+
+    param_names = ("a1", "a2", "a3")
+
+    def regressor(self, q, qd, qdd):
+        return np.column_stack([np.atleast_1d(qdd), np.sin(np.atleast_1d(q)), np.atleast_1d(qd)])
+
+
+def test_object_without_size_attributes_needs_n_and_p():
+    with pytest.raises(ValueError, match="give n: model has no integer attribute n_joints or n"):
+        AugmentedStateIdentifier(BatchedPendulum(), 0.02, x0=np.zeros(5), Q=np.zeros(5), R=[1.0], P0=np.ones(5))
+    ident = AugmentedStateIdentifier(BatchedPendulum(), 0.02, n=1, p=3, x0=np.r_[0.1, 0.0, BETA],
+                                     Q=np.zeros(5), R=[1.0], P0=np.ones(5))
+    assert ident.names == ("a1", "a2", "a3")
+    x, u = np.array([0.4, -0.3, *BETA]), np.array([1.2])
+    assert np.allclose(ident.dynamics(x, u), pendulum_xdot(x, u), rtol=1e-14)
+
+
 # ---------------------------------------------------------------------- bad input
 def test_bad_identifier_input():
     with pytest.raises(ValueError, match="dt must be > 0"):
@@ -371,3 +390,13 @@ def test_bad_run_and_model_input():
         ident.forward_dynamics([0.0], [0.0], [1.0], [0.0, 1.0, 1.0])
     with pytest.raises(ValueError, match=r"beta must have shape \(3,\)"):
         ident.mass_matrix([0.0], [1.0, 2.0])
+
+
+def test_wires_to_the_project_pendulum_model():
+    pendulum_module = pytest.importorskip("robidlib.models.pendulum")
+    pend = pendulum_module.Pendulum()
+    ident = AugmentedStateIdentifier(pend, 0.02, n=1, p=3, x0=np.r_[0.0, 0.0, pend.params], Q=np.zeros(5),
+                                     R=[1.0], P0=np.ones(5))
+    q, qd, tau = np.array([0.7]), np.array([-1.1]), np.array([0.3])
+    expected = np.atleast_1d(pend.acceleration(q, qd, tau))
+    assert np.allclose(ident.forward_dynamics(q, qd, tau, pend.params), expected, rtol=1e-12)

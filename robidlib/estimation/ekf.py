@@ -365,7 +365,10 @@ class AugmentedStateIdentifier:
     model : callable or object
         Either a callable base regressor ``Yb(q, qd, qdd) -> (n, p)`` for one sample (then
         ``n`` and ``p`` are required), or an object with a method
-        ``regressor(q, qd, qdd) -> (n, p)`` and attributes ``n_joints`` and ``n_params``.
+        ``regressor(q, qd, qdd) -> (n, p)`` (one sample: ``q``, ``qd``, ``qdd`` of shape
+        ``(n,)``; a ``(1, n, p)`` result is also accepted) whose integer attributes
+        ``n_joints`` (or ``n``) and ``n_params`` give the sizes when ``n`` / ``p`` are not
+        passed; its ``param_names`` are used as default names if their number is ``p``.
     dt : float
         Time step (s) of the discretisation, equal to the sampling period of the data.
     x0 : array_like, shape (2n + p,)
@@ -390,7 +393,8 @@ class AugmentedStateIdentifier:
     fd_step : float, optional
         Relative step of the central differences (default ``eps^(1/3)``).
     names : sequence of str, optional
-        Parameter names (default ``b1, b2, ...``).
+        Parameter names (default ``model.param_names`` if it has ``p`` entries, else
+        ``b1, b2, ...``).
 
     Attributes
     ----------
@@ -441,13 +445,25 @@ class AugmentedStateIdentifier:
     ) -> None:
         if hasattr(model, "regressor") and callable(getattr(model, "regressor")):
             fun = model.regressor
-            for label, given, attr in (("n", n, "n_joints"), ("p", p, "n_params")):
-                if not hasattr(model, attr):
-                    raise TypeError(f"model has a regressor method but no attribute {attr!r}")
+            for label, given, attrs in (("n", n, ("n_joints", "n")), ("p", p, ("n_params",))):
+                attr = next((a for a in attrs if isinstance(getattr(model, a, None), (int, np.integer))), None)
+                if attr is None:
+                    if given is None:
+                        raise ValueError(
+                            f"give {label}: model has no integer attribute {' or '.join(attrs)}"
+                        )
+                    continue
                 value = int(getattr(model, attr))
                 if given is not None and int(given) != value:
                     raise ValueError(f"{label}={given} disagrees with model.{attr}={value}")
-            n, p = int(model.n_joints), int(model.n_params)
+                if label == "n":
+                    n = value
+                else:
+                    p = value
+            if names is None:
+                model_names = getattr(model, "param_names", None)
+                if model_names is not None and p is not None and len(tuple(model_names)) == int(p):
+                    names = tuple(model_names)
         elif callable(model):
             fun = model
             if n is None or p is None:
@@ -455,7 +471,7 @@ class AugmentedStateIdentifier:
         else:
             raise TypeError(
                 "model must be a callable regressor(q, qd, qdd) -> (n, p) or an object with a "
-                f"regressor method and n_joints / n_params attributes, got {type(model).__name__}"
+                f"regressor method (and n_joints or n / n_params attributes), got {type(model).__name__}"
             )
         for label, v in (("n", n), ("p", p)):
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 1:
