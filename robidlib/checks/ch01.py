@@ -1,9 +1,4 @@
-"""Friendly checks of the students' exercise answers.
-
-Each check prints one line of feedback and returns ``True`` when the answer is right and
-``False`` otherwise, so a student can simply run it; solutions in the book wrap it in
-``assert``.  Malformed answers (not callable, wrong type) raise ``TypeError``.
-"""
+"""Checks of the exercises of chapter 1 (the single pendulum)."""
 
 from __future__ import annotations
 
@@ -17,13 +12,7 @@ __all__ = [
     "check_sqrt_n_scaling",
 ]
 
-_OK = "\u2714 "
-_NO = "\u2718 "
-
-
-def _report(ok: bool, message: str) -> bool:
-    print((_OK if ok else _NO) + message)
-    return ok
+from ._report import report as _report
 
 
 def check_coulomb_regressor(func: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]) -> bool:

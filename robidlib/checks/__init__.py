@@ -1,0 +1,10 @@
+"""Friendly checks of the students' exercise answers, one module per chapter.
+
+Each check prints one line of feedback and returns ``True`` when the answer is right and
+``False`` otherwise, so a student can simply run it; solutions in the book wrap it in
+``assert``. Malformed answers (not callable, wrong type) raise ``TypeError``.
+"""
+
+from .ch01 import check_coulomb_regressor, check_equivalent_pendulums, check_sqrt_n_scaling
+
+__all__ = ["check_coulomb_regressor", "check_equivalent_pendulums", "check_sqrt_n_scaling"]
