@@ -1,0 +1,41 @@
+"""Mixed, fully Cartesian coordinates with a generic rigid body (FCC-GRB).
+
+Kinematically consistent joint angles, velocities, accelerations and joint moments from
+marker data, after Goncalves, Roupa, Flores and Tavares da Silva (Mechanism and Machine
+Theory 214, 2025, 106080) and the natural/fully Cartesian coordinates of Garcia de Jalon and
+Bayo (1994).
+
+Submodules
+----------
+body         generic rigid body: C^P, C^s, reduced <-> fully defined form, mass matrix
+constraints  rigid body, spherical, revolute, MCR, AR driver, tracking (TC, TOC)
+system       MultibodySystem: bodies, joints, angles, markers and the coordinate layout
+solvers      NRM-LS, NRM-WLS, SLSQP, trust-constr, angle-driven; velocity/acceleration
+dynamics     M qdd + Phi_q' lambda = Q and joint moments from the multipliers
+models       simple spatial chain, five-body chain, reference motion, marker perturbation
+"""
+
+from . import models
+from .body import (GROUND, RigidBody, body_coordinates, body_pose, check_body_vectors,
+                   expansion_jacobian, full_to_reduced, generic_mass_matrix, point_matrix,
+                   reduced_to_full, skew, vector_matrix)
+from .constraints import (AngleDriver, Constraint, Marker, MarkerTracking,
+                          MixedCoordinateRelation, Revolute, RigidBodyConstraints, Spherical,
+                          TrackedVector, VectorTracking)
+from .dynamics import InverseDynamicsResult, gravity_forces, inverse_dynamics, mass_matrix
+from .solvers import (METHODS, KinematicsResult, angles_from_markers, pose_from_markers,
+                      solve_accelerations, solve_driven, solve_kinematics, solve_velocities)
+from .system import MultibodySystem
+
+__all__ = [
+    "GROUND", "RigidBody", "body_coordinates", "body_pose", "check_body_vectors",
+    "expansion_jacobian", "full_to_reduced", "generic_mass_matrix", "point_matrix",
+    "reduced_to_full", "skew", "vector_matrix",
+    "AngleDriver", "Constraint", "Marker", "MarkerTracking", "MixedCoordinateRelation",
+    "Revolute", "RigidBodyConstraints", "Spherical", "TrackedVector", "VectorTracking",
+    "MultibodySystem",
+    "METHODS", "KinematicsResult", "angles_from_markers", "pose_from_markers",
+    "solve_accelerations", "solve_driven", "solve_kinematics", "solve_velocities",
+    "InverseDynamicsResult", "gravity_forces", "inverse_dynamics", "mass_matrix",
+    "models",
+]
