@@ -1,0 +1,121 @@
+"""Tests of the chapter-5 exercise checks (Hopfield network)."""
+
+import doctest
+
+import numpy as np
+import pytest
+
+from robidlib.checks import ch05
+from robidlib.checks.ch05 import check_hopfield_connections, check_slowest_time_constant, check_tracking
+from robidlib.estimation.hopfield import HopfieldEstimator
+
+
+def test_doctests_run():
+    result = doctest.testmod(ch05, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.fixture
+def data():
+    rng = np.random.default_rng(11)
+    Phi = rng.normal(size=(30, 3)) * [1.0, 0.5, 2.0]
+    tau = Phi @ np.array([0.3, -1.0, 0.7]) + 0.01 * rng.normal(size=30)
+    return Phi, tau
+
+
+def test_connections_right_and_mistakes(data, capsys):
+    Phi, tau = data
+    r = len(Phi)
+    W, I = -Phi.T @ Phi / r, Phi.T @ tau / r
+    assert check_hopfield_connections(W, I, Phi, tau)
+    net = HopfieldEstimator(5.0, 1.0).run(Phi, tau, (0.0, 1.0))      # the library's convention
+    assert check_hopfield_connections(net.W, net.I, Phi, tau)
+    capsys.readouterr()
+    assert not check_hopfield_connections(-W, I, Phi, tau)
+    assert "sign of W" in capsys.readouterr().out
+    assert not check_hopfield_connections(W, -I, Phi, tau)
+    assert "sign of I" in capsys.readouterr().out
+    assert not check_hopfield_connections(W * r, I * r, Phi, tau)
+    assert "raw sums" in capsys.readouterr().out
+    assert not check_hopfield_connections(W, I * 2, Phi, tau)
+    assert "I is not" in capsys.readouterr().out
+    assert not check_hopfield_connections(W * 2, I, Phi, tau)
+    assert "W is not" in capsys.readouterr().out
+    assert not check_hopfield_connections(W[:2, :2], I, Phi, tau)
+    assert "shape (3, 3)" in capsys.readouterr().out
+
+
+def test_connections_bad_input(data):
+    Phi, tau = data
+    W, I = -Phi.T @ Phi, Phi.T @ tau
+    with pytest.raises(TypeError, match="W must be a non-empty 2-D"):
+        check_hopfield_connections(I, I, Phi, tau)
+    with pytest.raises(TypeError, match="I must be"):
+        check_hopfield_connections(W, "I", Phi, tau)
+    with pytest.raises(TypeError, match="rows but tau"):
+        check_hopfield_connections(W, I, Phi, tau[:-1])
+    with pytest.raises(TypeError, match="finite"):
+        check_hopfield_connections(W, np.full(3, np.nan), Phi, tau)
+
+
+def test_slowest_time_constant(data, capsys):
+    Phi, tau = data
+    alpha, beta = 3.0, 0.5
+    lam = np.linalg.eigvalsh(Phi.T @ Phi / len(Phi))
+    tc = beta / (alpha * lam[0])
+    assert check_slowest_time_constant(tc, Phi, alpha, beta)
+    # it is the library's linearised time constant at rest
+    assert np.isclose(HopfieldEstimator(alpha, beta).time_constants(Phi)[0], tc)
+    capsys.readouterr()
+    assert not check_slowest_time_constant(beta / (alpha * lam[-1]), Phi, alpha, beta)
+    assert "fastest" in capsys.readouterr().out
+    assert not check_slowest_time_constant(1 / lam[0], Phi, alpha, beta)
+    assert "gain" in capsys.readouterr().out
+    assert not check_slowest_time_constant(alpha / (beta * lam[0]), Phi, alpha, beta)
+    assert "not the inverse" in capsys.readouterr().out
+    assert not check_slowest_time_constant(1.1 * tc, Phi, alpha, beta)
+
+
+def test_slowest_time_constant_bad_input(data):
+    Phi, _ = data
+    with pytest.raises(TypeError, match="value must be a real number"):
+        check_slowest_time_constant([1.0], Phi, 1.0, 1.0)
+    with pytest.raises(TypeError, match="positive"):
+        check_slowest_time_constant(1.0, Phi, -1.0, 1.0)
+    with pytest.raises(TypeError, match="rank deficient"):
+        check_slowest_time_constant(1.0, np.column_stack([Phi[:, 0], Phi[:, 0]]), 1.0, 1.0)
+    with pytest.raises(TypeError, match="2-D"):
+        check_slowest_time_constant(1.0, Phi[:, 0], 1.0, 1.0)
+
+
+def test_tracking(capsys):
+    t = np.linspace(0.0, 6.0, 121)
+    theta0, theta1 = np.array([1.0, 0.5]), np.array([1.4, 0.5])
+    # first-order response with a 0.3 s time constant after a change at t = 3 s
+    w = np.where(t < 3.0, 0.0, 1.0 - np.exp(-(t - 3.0) / 0.3))
+    S = theta0 + w[:, None] * (theta1 - theta0)
+    assert check_tracking(t, S, 3.0, theta1, settle=1.5, tol=0.05)
+    assert "\u2714" in capsys.readouterr().out
+    assert not check_tracking(t, S, 3.0, theta1, settle=0.2, tol=0.01)   # too soon
+    assert "forget faster" in capsys.readouterr().out
+    assert not check_tracking(t, S, 3.0, theta1, settle=5.0)             # no estimate that late
+    assert "run the network longer" in capsys.readouterr().out
+    lagging = theta0 + np.where(t < 5.5, 0.0, 1.0)[:, None] * (theta1 - theta0)
+    assert not check_tracking(t, lagging, 3.0, theta1)
+
+
+def test_tracking_bad_input():
+    t = np.linspace(0.0, 1.0, 5)
+    S = np.ones((5, 2))
+    with pytest.raises(TypeError, match="S must have shape"):
+        check_tracking(t, S[:, :1], 0.5, [1.0, 1.0])
+    with pytest.raises(TypeError, match="strictly increasing"):
+        check_tracking(t[::-1], S, 0.5, [1.0, 1.0])
+    with pytest.raises(TypeError, match="all zeros"):
+        check_tracking(t, S, 0.5, [0.0, 0.0])
+    with pytest.raises(TypeError, match="positive"):
+        check_tracking(t, S, 0.5, [1.0, 1.0], settle=0.0)
+    with pytest.raises(TypeError, match="t_change must be a real number"):
+        check_tracking(t, S, "soon", [1.0, 1.0])
+    with pytest.raises(TypeError, match="finite"):
+        check_tracking(t, np.full((5, 2), np.inf), 0.5, [1.0, 1.0])
