@@ -334,7 +334,7 @@ def solve_driven(system: MultibodySystem, angles: Any, *, q0: Any, tol: float = 
 
 
 def solve_kinematics(system: MultibodySystem, markers: Any, method: str = "nrm-wls", *,
-                     weight: float = 1e-3, tol: float = 1e-10, max_iter: int = 50,
+                     weight: float = 1e-3, tol: float = 1e-10, max_iter: int | None = None,
                      q0: Any = None, vectors: Any = None, objective: str = "tc") -> KinematicsResult:
     """Frame-by-frame position analysis of the model fitted to measured markers.
 
@@ -350,17 +350,23 @@ def solve_kinematics(system: MultibodySystem, markers: Any, method: str = "nrm-w
         Weight of the tracking rows relative to the topological rows (``"nrm-wls"`` only;
         ``"nrm-ls"`` uses 1).
     tol : float, default 1e-10
-        Newton methods: stop when ``||dq|| <= tol``; ``"slsqp"``: ``ftol``; ``"trust-constr"``:
-        ``gtol`` and ``xtol``.
-    max_iter : int, default 50
-        Iterations per frame.
+        Newton methods (``"nrm-ls"``, ``"nrm-wls"``, ``"ad"``): stop when ``||dq|| <= tol``.
+        ``"slsqp"``: its ``ftol``, a tolerance on the *objective* (m^2 for ``"tc"``), so the
+        positions are only accurate to about ``sqrt(tol)``; ``"trust-constr"``: ``gtol`` and
+        ``xtol``.
+    max_iter : int, optional
+        Iterations per frame (default 50 for the Newton methods, 500 for the optimisers).
     q0 : array_like, shape (n,), optional
         Initial guess for the first frame; by default the body-by-body marker fit
         (:func:`pose_from_markers`).  Later frames start from the previous solution.
     vectors : array_like, shape (N, n_vectors, 3), optional
         Measured unit vectors for the TOC constraints (required if the system tracks vectors).
     objective : {"tc", "distance"}, default "tc"
-        Objective of the optimisation methods.
+        Objective of the optimisation methods: ``"tc"`` is ``1/2 sum ||P_i - P_i*||^2`` (the
+        tracking constraints as least squares, exact Hessian ``C^T C`` given to
+        ``trust-constr``); ``"distance"`` is the sum of Euclidean distances (smoothed at zero;
+        non-smooth near an exact fit, ``trust-constr`` then falls back to a quasi-Newton
+        Hessian and may need many iterations).
 
     Returns
     -------
@@ -385,6 +391,8 @@ def solve_kinematics(system: MultibodySystem, markers: Any, method: str = "nrm-w
     """
     method = check_choice("method", method, METHODS)
     objective = check_choice("objective", objective, ("tc", "distance"))
+    if max_iter is None:
+        max_iter = 500 if method in ("slsqp", "trust-constr") else 50
     tol, max_iter = _check_common(system, tol, max_iter)
     weight = 1.0 if method == "nrm-ls" else check_positive("weight", weight)
     Jt, targets = _tracking_data(system, markers, vectors)
