@@ -301,7 +301,7 @@ def inverse_dynamics(
     Examples
     --------
     >>> import numpy as np
-    >>> from robidlib.models import planar_2r
+    >>> from robidlib.models.planar_2r import planar_2r
     >>> r = planar_2r()
     >>> tau = inverse_dynamics(r, np.zeros((5, 2)), np.zeros((5, 2)), np.zeros((5, 2)))
     >>> tau.shape, bool(np.allclose(tau, tau[0]))     # same static torque for every sample
@@ -339,7 +339,7 @@ def friction_torques(robot: SerialRobot, qd: ArrayLike) -> np.ndarray:
 
     Examples
     --------
-    >>> from robidlib.models import planar_2r
+    >>> from robidlib.models.planar_2r import planar_2r
     >>> r = planar_2r().with_friction([[0.5, 0.2], [0.3, 0.1]])
     >>> friction_torques(r, [1.0, -2.0]).tolist()
     [0.7, -0.7]
@@ -380,7 +380,7 @@ def bias_torques(
     Examples
     --------
     >>> import numpy as np
-    >>> from robidlib.models import planar_2r
+    >>> from robidlib.models.planar_2r import planar_2r
     >>> r = planar_2r()
     >>> h = bias_torques(r, [0.3, 0.4], [1.0, -1.0])
     >>> bool(np.allclose(h, inverse_dynamics(r, [0.3, 0.4], [1.0, -1.0], [0.0, 0.0])))
@@ -414,7 +414,7 @@ def gravity_torques(robot: SerialRobot, q: ArrayLike, *, gravity: ArrayLike | No
     Examples
     --------
     >>> import numpy as np
-    >>> from robidlib.models import planar_2r
+    >>> from robidlib.models.planar_2r import planar_2r
     >>> r = planar_2r()
     >>> bool(np.allclose(gravity_torques(r, [0.0, 0.0], gravity=[0, 0, 0]), 0.0))
     True
@@ -450,7 +450,7 @@ def mass_matrix(robot: SerialRobot, q: ArrayLike) -> np.ndarray:
     Examples
     --------
     >>> import numpy as np
-    >>> from robidlib.models import planar_2r
+    >>> from robidlib.models.planar_2r import planar_2r
     >>> M = mass_matrix(planar_2r(), np.zeros((3, 2)))
     >>> M.shape, bool(np.allclose(M, np.swapaxes(M, 1, 2)))
     ((3, 2, 2), True)
@@ -496,7 +496,7 @@ def forward_dynamics(
     Examples
     --------
     >>> import numpy as np
-    >>> from robidlib.models import planar_2r
+    >>> from robidlib.models.planar_2r import planar_2r
     >>> r = planar_2r()
     >>> q, qd, qdd = [0.1, 0.2], [0.3, -0.4], [1.0, 2.0]
     >>> tau = inverse_dynamics(r, q, qd, qdd)
@@ -540,7 +540,7 @@ def kinetic_energy(robot: SerialRobot, q: ArrayLike, qd: ArrayLike) -> np.ndarra
 
     Examples
     --------
-    >>> from robidlib.models import planar_2r
+    >>> from robidlib.models.planar_2r import planar_2r
     >>> float(kinetic_energy(planar_2r(), [0.0, 0.0], [0.0, 0.0]))
     0.0
     """
@@ -570,7 +570,7 @@ def potential_energy(robot: SerialRobot, q: ArrayLike, *, gravity: ArrayLike | N
     Examples
     --------
     >>> import numpy as np
-    >>> from robidlib.models import planar_2r
+    >>> from robidlib.models.planar_2r import planar_2r
     >>> r = planar_2r()
     >>> bool(potential_energy(r, [np.pi / 2, 0.0]) > potential_energy(r, [0.0, 0.0]))   # arm up
     True
@@ -674,7 +674,7 @@ def simulate(
     Examples
     --------
     >>> import numpy as np
-    >>> from robidlib.models import planar_2r
+    >>> from robidlib.models.planar_2r import planar_2r
     >>> r = planar_2r(gravity=[0, 0, 0])
     >>> sim = simulate(r, np.linspace(0, 1, 11), [0.0, 0.0], [1.0, 0.0])   # free motion
     >>> sim.q.shape, bool(np.allclose(sim.tau, 0.0))

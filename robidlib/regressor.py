@@ -71,7 +71,7 @@ def regressor(
     Examples
     --------
     >>> import numpy as np
-    >>> from robidlib.models import planar_2r
+    >>> from robidlib.models.planar_2r import planar_2r
     >>> from robidlib.dynamics import inverse_dynamics
     >>> r = planar_2r()
     >>> rng = np.random.default_rng(0)

@@ -316,7 +316,7 @@ class SerialRobot:
 
         Examples
         --------
-        >>> from robidlib.models import planar_2r
+        >>> from robidlib.models.planar_2r import planar_2r
         >>> r = planar_2r()
         >>> float(r.with_params(2 * r.params).params[0]) == 2 * float(r.params[0])
         True
@@ -342,7 +342,7 @@ class SerialRobot:
 
         Examples
         --------
-        >>> from robidlib.models import planar_2r
+        >>> from robidlib.models.planar_2r import planar_2r
         >>> planar_2r().with_friction(fv=[0.5, 0.3]).friction.tolist()
         [[0.5, 0.0], [0.3, 0.0]]
         """
@@ -375,7 +375,7 @@ class SerialRobot:
 
         Examples
         --------
-        >>> from robidlib.models import planar_2r
+        >>> from robidlib.models.planar_2r import planar_2r
         >>> planar_2r().with_gravity([0, 0, 0]).gravity.tolist()
         [0.0, 0.0, 0.0]
         """
@@ -397,7 +397,7 @@ class SerialRobot:
 
         Examples
         --------
-        >>> from robidlib.models import planar_2r
+        >>> from robidlib.models.planar_2r import planar_2r
         >>> planar_2r().with_limits(qd=[1.0, 1.5]).qd_limits.tolist()
         [1.0, 1.5]
         """
@@ -598,7 +598,7 @@ class SerialRobot:
         Examples
         --------
         >>> import numpy as np
-        >>> from robidlib.models import planar_2r
+        >>> from robidlib.models.planar_2r import planar_2r
         >>> r = planar_2r()
         >>> r2 = SerialRobot.from_urdf(r.to_urdf(), gravity=r.gravity)
         >>> bool(np.allclose(r2.params, r.params)), r2.joint_names == r.joint_names
@@ -607,7 +607,8 @@ class SerialRobot:
         if not isinstance(base_link, str) or not base_link or base_link in self._link_names:
             raise ValueError(f"base_link must be a new non-empty link name, got {base_link!r}")
         m, c, Ic = split_link_params(self._params, about="com")
-        fmt = lambda v: " ".join(repr(float(x)) for x in v)  # noqa: E731
+        num = lambda x: repr(float(x))  # noqa: E731
+        fmt = lambda v: " ".join(num(x) for x in v)  # noqa: E731
         lines = [f'<robot name="{self._name}">', f'  <link name="{base_link}"/>']
         parent = base_link
         for i in range(self._n):
@@ -619,9 +620,9 @@ class SerialRobot:
                 f'  <link name="{self._link_names[i]}">',
                 "    <inertial>",
                 f'      <origin xyz="{fmt(c[i])}" rpy="0 0 0"/>',
-                f'      <mass value="{float(m[i])!r}"/>',
-                f'      <inertia ixx="{I[0, 0]!r}" iyy="{I[1, 1]!r}" izz="{I[2, 2]!r}" '
-                f'ixy="{I[0, 1]!r}" ixz="{I[0, 2]!r}" iyz="{I[1, 2]!r}"/>',
+                f'      <mass value="{num(m[i])}"/>',
+                f'      <inertia ixx="{num(I[0, 0])}" iyy="{num(I[1, 1])}" izz="{num(I[2, 2])}" '
+                f'ixy="{num(I[0, 1])}" ixz="{num(I[0, 2])}" iyz="{num(I[1, 2])}"/>',
                 "    </inertial>",
                 "  </link>",
                 f'  <joint name="{self._joint_names[i]}" type="{self._types[i]}">',
@@ -629,8 +630,8 @@ class SerialRobot:
                 f'    <child link="{self._link_names[i]}"/>',
                 f'    <origin xyz="{fmt(T[:3, 3])}" rpy="{fmt(matrix_to_rpy(T[:3, :3]))}"/>',
                 f'    <axis xyz="{fmt(self._axes[i])}"/>',
-                f'    <limit lower="{lo!r}" upper="{hi!r}" velocity="{self._qd_limits[i]!r}" effort="{effort!r}"/>',
-                f'    <dynamics damping="{self._friction[i, 0]!r}" friction="{self._friction[i, 1]!r}"/>',
+                f'    <limit lower="{num(lo)}" upper="{num(hi)}" velocity="{num(self._qd_limits[i])}" effort="{num(effort)}"/>',
+                f'    <dynamics damping="{num(self._friction[i, 0])}" friction="{num(self._friction[i, 1])}"/>',
                 "  </joint>",
             ]
             parent = self._link_names[i]
@@ -735,7 +736,7 @@ def forward_kinematics(robot: SerialRobot, q: ArrayLike) -> np.ndarray:
     Examples
     --------
     >>> import numpy as np
-    >>> from robidlib.models import planar_2r
+    >>> from robidlib.models.planar_2r import planar_2r
     >>> r = planar_2r()
     >>> T = forward_kinematics(r, [0.0, np.pi / 2])
     >>> T.shape, bool(np.allclose(T[1, :3, 3], [r.joint_origins[1, 0, 3], 0, 0]))
