@@ -22,6 +22,11 @@ Position analysis (``solve_kinematics``), each frame warm-started from the previ
 
 Velocity and acceleration analyses (:func:`solve_velocities`, :func:`solve_accelerations`)
 solve ``Phi_q qd = nu`` and ``Phi_q qdd = gamma`` with the same constraint sets.
+
+Performance note: the matrices are small (tens of rows), so a multi-threaded BLAS only adds
+overhead; with ``OPENBLAS_NUM_THREADS=1`` (set before importing numpy) NRM-WLS runs about
+twice and SLSQP about ten times faster on a busy 2-core machine
+(``benchmarks/bench_mixed.py`` does this).
 """
 
 from __future__ import annotations
