@@ -129,7 +129,7 @@ def _forward_pass(robot: SerialRobot, qT, qdT, qddT, g, s, c1) -> np.ndarray:
     V = np.empty((3, 3, C))  # columns w, dw, a_o of the parent, rotated together
     w = np.zeros((3, C))
     dw = np.zeros((3, C))
-    acc = np.broadcast_to(-g[:, None], (3, C))
+    acc = np.broadcast_to(-g[:, None], (3, C)) if g.ndim == 1 else -g  # g: (3,) or (3, C)
     for i in range(n):
         e = kin.axis[i][:, None]
         if kin.prismatic[i]:
@@ -245,11 +245,11 @@ def _gravity(robot: SerialRobot, gravity: ArrayLike | None) -> np.ndarray:
     return robot.gravity if gravity is None else as_array("gravity", gravity, shape=(3,))
 
 
-def _state(robot, q, qd=None, qdd=None):
+def _state(robot, q, qd=None, qdd=None, names=("qd", "qdd")):
     """Validate q, qd, qdd: same shape (n,) or (N, n). Returns 2-D arrays and the single flag."""
     q2, single = _joint_array(robot, "q", q)
     out = [q2]
-    for name, x in (("qd", qd), ("qdd", qdd)):
+    for name, x in zip(names, (qd, qdd)):
         if x is None:
             continue
         x2, s = _joint_array(robot, name, x)
@@ -503,7 +503,7 @@ def forward_dynamics(
     >>> bool(np.allclose(forward_dynamics(r, q, qd, tau), qdd))
     True
     """
-    (q2, qd2, tau2), single = _state(robot, q, qd, tau)
+    (q2, qd2, tau2), single = _state(robot, q, qd, tau, names=("qd", "tau"))
     qdd = _forward_dynamics(robot, q2, qd2, tau2, _gravity(robot, gravity), _flag("include_friction", include_friction))
     return qdd[0] if single else qdd
 
@@ -638,8 +638,9 @@ def simulate(
         Initial state.
     torque : array_like of shape (N, n), callable, or None
         * array: torques at the times ``t``, interpolated in between according to
-          ``torque_interp`` (``"linear"``: piecewise linear; ``"zoh"``: zero-order hold, the
-          value of the last sample, as a digital controller would apply it);
+          ``torque_interp``: ``"linear"`` (piecewise linear, one solver run) or ``"zoh"``
+          (zero-order hold: sample k is applied on ``[t_k, t_{k+1})`` as a digital controller
+          would; the solver is restarted at every sample, where the torque jumps);
         * callable ``torque(t, q, qd) -> (n,)``: a controller (PD, computed torque, ...)
           evaluated at every solver stage, and once more at each output time for ``tau``;
         * None: zero torque.
@@ -655,8 +656,7 @@ def simulate(
     rtol, atol : float, default 1e-9, 1e-11
         Solver tolerances.
     max_step : float, default inf
-        Largest solver step, s (set it below the torque sample period for ``"zoh"`` so that
-        no torque step is skipped).
+        Largest solver step, s.
 
     Returns
     -------
@@ -691,6 +691,8 @@ def simulate(
     rtol = check_positive("rtol", rtol)
     atol = check_positive("atol", atol)
     max_step = check_positive("max_step", max_step) if np.isfinite(max_step) else np.inf
+    if isinstance(method, str):
+        check_choice("method", method, ("RK23", "RK45", "DOP853", "Radau", "BDF", "LSODA"))
     n = robot.n
 
     if torque is None:
@@ -708,29 +710,51 @@ def simulate(
     else:
         U = as_array("torque", torque, shape=(t.size, n))
 
-        def tau_of(ti, qi, qdi):
+        def tau_of(ti, qi, qdi):  # piecewise-linear interpolation of the samples
             k = int(np.clip(np.searchsorted(t, ti, side="right") - 1, 0, t.size - 2))
-            if torque_interp == "zoh":
-                return U[k] if ti < t[-1] else U[-1]
             s = min(max((ti - t[k]) / (t[k + 1] - t[k]), 0.0), 1.0)
             return (1.0 - s) * U[k] + s * U[k + 1]
 
-    def rhs(ti, x):
-        qi, qdi = x[:n], x[n:]
-        u = tau_of(ti, qi, qdi)
-        qdd = _forward_dynamics(robot, qi[None], qdi[None], u[None], g, fric)[0]
-        return np.concatenate([qdi, qdd])
+    # one RNEA call on n + 1 columns gives h(q, qd) and the columns of M(q) (unit accelerations
+    # without gravity or velocity): cheaper than separate RNEA and mass-matrix passes
+    qdd_cols = np.hstack([np.zeros((n, 1)), np.eye(n)])
+    g_cols = np.hstack([g[:, None], np.zeros((3, n))])
 
-    sol = solve_ivp(
-        rhs, (t[0], t[-1]), np.concatenate([q0, qd0]), method=method, t_eval=t,
-        rtol=rtol, atol=atol, max_step=max_step,
-    )
-    if not sol.success:
-        raise RuntimeError(f"simulate: solve_ivp failed: {sol.message}")
-    q, qd = sol.y[:n].T.copy(), sol.y[n:].T.copy()
-    if callable(torque):
-        tau = np.array([tau_of(ti, qi, qdi) for ti, qi, qdi in zip(t, q, qd)])
-    else:
+    def accel(qi, qdi, u):
+        qd_cols = np.zeros((n, n + 1))
+        qd_cols[:, 0] = qdi
+        T = _rigid_id(robot, np.repeat(qi[:, None], n + 1, axis=1), qd_cols, qdd_cols, g_cols)
+        h = T[:, 0] + (_friction(robot, qdi) if fric else 0.0)
+        return np.linalg.solve(T[:, 1:], u - h)
+
+    def integrate(rhs, t_span, x0, t_eval):
+        sol = solve_ivp(rhs, t_span, x0, method=method, t_eval=t_eval, rtol=rtol, atol=atol, max_step=max_step)
+        if not sol.success:
+            raise RuntimeError(f"simulate: solve_ivp failed: {sol.message}")
+        return sol
+
+    x0 = np.concatenate([q0, qd0])
+    if not callable(torque) and torque_interp == "zoh":
+        # the torque jumps at every sample: integrate sample interval by sample interval
+        X = np.empty((t.size, 2 * n))
+        X[0] = x0
+        nfev, message = 0, ""
+        for k in range(t.size - 1):
+            sol = integrate(lambda ti, x, u=U[k]: np.concatenate([x[n:], accel(x[:n], x[n:], u)]),
+                            (t[k], t[k + 1]), X[k], [t[k + 1]])
+            X[k + 1] = sol.y[:, -1]
+            nfev += sol.nfev
+            message = sol.message
+        q, qd = X[:, :n], X[:, n:]
         tau = U.copy()
+    else:
+        sol = integrate(lambda ti, x: np.concatenate([x[n:], accel(x[:n], x[n:], tau_of(ti, x[:n], x[n:]))]),
+                        (t[0], t[-1]), x0, t)
+        q, qd = sol.y[:n].T.copy(), sol.y[n:].T.copy()
+        nfev, message = sol.nfev, sol.message
+        if callable(torque):
+            tau = np.array([tau_of(ti, qi, qdi) for ti, qi, qdi in zip(t, q, qd)])
+        else:
+            tau = U.copy()
     qdd = _forward_dynamics(robot, q, qd, tau, g, fric)
-    return SimulationResult(t=t.copy(), q=q, qd=qd, qdd=qdd, tau=tau, nfev=int(sol.nfev), message=str(sol.message))
+    return SimulationResult(t=t.copy(), q=q, qd=qd, qdd=qdd, tau=tau, nfev=int(nfev), message=str(message))
