@@ -65,7 +65,8 @@ def test_jacobian_matches_central_differences(c):
     p = _data(c, 0.4)
     J = c.jacobian(q)
     h = 1e-6
-    fd = np.array([(c.phi(q + h * e, p) - c.phi(q - h * e, p)) / (2 * h) for e in np.eye(SYS.n_coords)]).T
+    fd = np.array([(c.phi(q + h * e, p) - c.phi(q - h * e, p)) / (2 * h)
+                   for e in np.eye(SYS.n_coords)]).T
     assert J.shape == (c.n_eq, SYS.n_coords)
     np.testing.assert_allclose(J, fd, atol=1e-8)
 
@@ -119,22 +120,29 @@ def test_system_stacks_the_topological_constraints():
 def test_mcr_gives_the_joint_angle_in_both_forms():
     """On a revolute joint, cos-form theta = phi + pi/2 and sin-form theta = phi."""
     z = [0, 0, 1]
-    for form, offset in (("cos", np.pi / 2), ("sin", 0.0)):
-        s_j = [0, 1, 0] if form == "cos" else [1, 0, 0]
+    joint = Revolute("ground", [0, 0, 0], z, "b", [0, 0, 0], z)
+    for form, s_j, offset in (("cos", [0, 1, 0], np.pi / 2), ("sin", [1, 0, 0], 0.0)):
         mcr = MixedCoordinateRelation("th", "ground", [1, 0, 0], "b", s_j, axis_i=z, form=form)
-        sys = MultibodySystem([RigidBody("b")], [Revolute("ground", [0, 0, 0], z, "b", [0, 0, 0], z)], [mcr])
+        sys = MultibodySystem([RigidBody("b")], [joint], [mcr])
         for phi in (-1.2, -0.3, 0.4, 1.3):
             c, s = np.cos(phi), np.sin(phi)
             q = np.r_[0, 0, 0, c, s, 0, -s, c, 0, 0, 0, 1, phi + offset]
             assert np.abs(sys.phi(q)).max() < 1e-15
-            # the signed angle from the vectors recovers the coordinate
-            got = sys.mcrs[0].angle_from_vectors(np.array([[1.0, 0, 0]]), np.array([q[3:6] if form == "sin" else q[6:9]]),
+            # the signed in-plane angle computed from the global vectors recovers theta
+            s_j_global = q[3:6] if form == "sin" else q[6:9]
+            got = sys.mcrs[0].angle_from_vectors(np.array([[1.0, 0, 0]]), s_j_global[None],
                                                  np.array([[0, 0, 1.0]]))
-            assert got[0] == pytest.approx(phi + np.pi / 2 if form == "cos" else phi)
+            assert got[0] == pytest.approx(phi + offset)
     # the cos form is blind to the sign of theta: theta and -theta both satisfy it
-    assert np.abs(MultibodySystem([RigidBody("b")], [], [mcr_cos := MixedCoordinateRelation(
-        "th", "ground", [1, 0, 0], "b", [0, 1, 0])]).phi(np.r_[0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, -np.pi / 2])).max() < 1e-15
-    assert mcr_cos.form == "cos"
+    mcr = MixedCoordinateRelation("th", "ground", [1, 0, 0], "b", [0, 1, 0])
+    sys = MultibodySystem([RigidBody("b")], [], [mcr])
+    q = np.r_[0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, np.pi / 2]
+    assert np.abs(sys.phi(q)).max() < 1e-15
+    q[-1] = -np.pi / 2
+    assert np.abs(sys.phi(q)).max() < 1e-15
+    # ... and its angle derivative sin(theta) vanishes at 0 and pi (ill-determined angle)
+    q[-1] = 0.0
+    assert sys.jacobian(q)[-1, -1] == 0.0
 
 
 def test_perpendicular_vectors_form_a_right_handed_triad():
@@ -143,8 +151,9 @@ def test_perpendicular_vectors_form_a_right_handed_triad():
         a = rng.normal(size=3)
         a /= np.linalg.norm(a)
         e1, e2 = perpendicular_vectors(a)
-        np.testing.assert_allclose(np.column_stack([e1, e2, a]).T @ np.column_stack([e1, e2, a]), np.eye(3), atol=1e-14)
-        assert np.linalg.det(np.column_stack([e1, e2, a])) == pytest.approx(1.0)
+        R = np.column_stack([e1, e2, a])
+        np.testing.assert_allclose(R.T @ R, np.eye(3), atol=1e-14)
+        assert np.linalg.det(R) == pytest.approx(1.0)
 
 
 def test_bad_constraint_input():

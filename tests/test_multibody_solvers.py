@@ -144,8 +144,26 @@ def test_bad_solver_input():
         solve_velocities(s, REF.q[:, :30], angle_rates=REF.phid)
     with pytest.raises(TypeError, match="MultibodySystem"):
         solve_kinematics("system", REF.markers)
-    plain = MultibodySystem([RigidBody("b")], [Revolute("ground", [0, 0, 0], [0, 0, 1], "b", [0, 0, 0], [0, 0, 1])])
+    plain = MultibodySystem([RigidBody("b")],
+                            [Revolute("ground", [0, 0, 0], [0, 0, 1], "b", [0, 0, 0], [0, 0, 1])])
     with pytest.raises(ValueError, match="no angle coordinates"):
         solve_driven(plain, np.zeros((1, 0)), q0=np.r_[0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1.0])
     with pytest.raises(ValueError, match="the system has no markers"):
         solve_kinematics(plain, np.zeros((1, 0, 3)), q0=np.r_[0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1.0])
+
+
+def test_vector_tracking_toc_in_the_solvers():
+    """TOC: a tracked body-fixed vector is fitted together with the markers."""
+    from robidlib.multibody.constraints import TrackedVector
+    s = SIMPLE.system
+    joints = s.topological[1:len(s.topological) - len(s.mcrs)]
+    sys_v = MultibodySystem(s.bodies, joints, s.mcrs, markers=s.markers,
+                            vectors=[TrackedVector("forearm axis", "link3", [1.0, 0.0, 0.0])])
+    assert sys_v.n_constraints == s.n_constraints
+    vec = REF.state.rotation[:, 2, :, 0][:, None, :]             # u of link3, (N, 1, 3)
+    res = solve_kinematics(sys_v, REF.markers, "nrm-wls", vectors=vec)
+    assert np.abs(res.q - REF.q).max() < 1e-10
+    with pytest.raises(ValueError, match="vectors are required"):
+        solve_kinematics(sys_v, REF.markers, "nrm-wls")
+    with pytest.raises(ValueError, match=r"vectors must have shape \(N, 1, 3\)"):
+        solve_kinematics(sys_v, REF.markers, "nrm-wls", vectors=np.zeros((21, 2, 3)))

@@ -45,6 +45,7 @@ __all__ = [
     "MarkerTracking",
     "VectorTracking",
     "perpendicular_vectors",
+    "Linear",
 ]
 
 _UNIT_TOL = 1e-9
@@ -105,10 +106,24 @@ class Linear:
     constant ``C`` matrix in the columns of body ``i``; on the ground ``A = 0`` and ``a`` is
     the (global) point or vector.  Differences of such terms are again linear.
 
+    Custom topological constraints subclass :class:`Constraint` and return their equations
+    from ``_equations(system)`` as ``(x, y, c, angle_column, form)`` tuples built from
+    these terms (see :class:`Spherical` for a three-line example).
+
     Parameters
     ----------
     A : numpy.ndarray, shape (3, n)
     a : numpy.ndarray, shape (3,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.multibody import MultibodySystem, RigidBody
+    >>> sys = MultibodySystem([RigidBody("b")], [])
+    >>> P = Linear.point(sys, "b", [0.5, 0.0, 0.0])           # O + 0.5 u
+    >>> q = np.r_[1.0, 0, 0, 0, 1, 0, -1, 0, 0, 0, 0, 1]
+    >>> P.A @ q + P.a
+    array([1. , 0.5, 0. ])
     """
 
     def __init__(self, A: np.ndarray, a: np.ndarray) -> None:
@@ -659,6 +674,16 @@ class TrackedVector(Marker):
     body : str
     local : array_like, shape (3,)
         Local components (unit).
+
+    Raises
+    ------
+    ValueError
+        If ``local`` is not a unit vector.
+
+    Examples
+    --------
+    >>> TrackedVector("long axis", "forearm", [1.0, 0.0, 0.0]).local
+    array([1., 0., 0.])
     """
 
     def __init__(self, name: str, body: str, local: Any) -> None:
@@ -743,6 +768,13 @@ class VectorTracking(MarkerTracking):
     ----------
     vectors : sequence of TrackedVector
     name : str, default "TOC"
+
+    Examples
+    --------
+    >>> from robidlib.multibody import MultibodySystem, RigidBody
+    >>> sys = MultibodySystem([RigidBody("b")], [], vectors=[TrackedVector("V", "b", [0, 0, 1])])
+    >>> sys.vector_tracking.n_eq, sys.vector_tracking.labels[0]
+    (3, 'TOC(V).x')
     """
 
     _is_point = False

@@ -171,6 +171,12 @@ class ChainModel:
         Returns
         -------
         phi, phid, phidd : numpy.ndarray, shape (N, na)
+
+        Examples
+        --------
+        >>> phi, phid, phidd = simple_chain().joint_trajectory([0.0, 0.5])
+        >>> phi.shape
+        (2, 3)
         """
         t = as_array("t", t, ndim=1)
         h = np.arange(1, self._amp.shape[1] + 1)
@@ -197,6 +203,13 @@ class ChainModel:
         ------
         ValueError
             If the shapes do not match the number of joints.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> st = simple_chain().forward_kinematics([0.0, 0.0, 0.0], phid=[1.0, 0.0, 0.0])
+        >>> st.omega[0, 2]                      # yaw rate carried to the last body
+        array([0., 0., 1.])
         """
         na = len(self.links)
         phi = np.atleast_2d(as_array("phi", phi, ndim=(1, 2)))
@@ -240,6 +253,23 @@ class ChainModel:
 
         ``u_dot = omega x u`` and ``u_ddot = alpha x u + omega x (omega x u)`` for each body
         vector; the angle coordinates are ``theta = phi + angle_offsets``.
+
+        Parameters
+        ----------
+        phi : array_like, shape (N, na) or (na,)
+        phid, phidd : array_like, same shape, optional
+
+        Returns
+        -------
+        q, qd, qdd : numpy.ndarray, shape (N, n)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> m = simple_chain()
+        >>> q, qd, qdd = m.coordinates([0.1, 0.2, 0.3])
+        >>> bool(np.abs(m.system.phi(q[0])).max() < 1e-14), q.shape
+        (True, (1, 39))
         """
         s = self.forward_kinematics(phi, phid, phidd)
         N, nb = s.origin.shape[:2]
@@ -293,11 +323,24 @@ class ChainModel:
                                tr.positions(qdd), self.forward_kinematics(phi, phid, phidd))
 
     def zero_coordinates(self) -> np.ndarray:
-        """Coordinates ``q`` (n,) of the zero configuration (all ``phi = 0``)."""
+        """Coordinates ``q`` (n,) of the zero configuration (all ``phi = 0``).
+
+        Examples
+        --------
+        >>> simple_chain().zero_coordinates()[-3:]          # theta = phi + pi/2
+        array([1.57079633, 1.57079633, 1.57079633])
+        """
         return self.coordinates(np.zeros(len(self.links)))[0][0]
 
     def joint_angles(self, theta: Any) -> np.ndarray:
-        """Joint angles ``phi = theta - angle_offsets`` from mixed (MCR) angles."""
+        """Joint angles ``phi = theta - angle_offsets`` from mixed (MCR) angles.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> simple_chain().joint_angles(np.full(3, np.pi / 2))
+        array([0., 0., 0.])
+        """
         return as_array("theta", theta) - self.angle_offsets
 
     def serial_robot_data(self) -> dict:
@@ -374,6 +417,15 @@ def open_chain(name: str, links: Sequence[Link], gravity: Any = (0.0, 0.0, -9.81
     ValueError
         Unknown or later parent, axis not unit, or joint amplitudes that can reach
         ``|phi| >= pi/2`` (where ``theta = phi + pi/2`` leaves ``(0, pi)``).
+
+    Examples
+    --------
+    >>> pendulum = Link("rod", "ground", joint=[0, 0, 0], axis=[0, 1, 0], com=[0, 0, -0.5],
+    ...                 mass=1.0, inertia=[0.02, 0.02, 0.001],
+    ...                 markers=[[0.05, 0, -0.3], [0, 0.05, -0.6], [0, -0.05, -0.9]])
+    >>> model = open_chain("pendulum", [pendulum], amplitudes=[[0.8]])
+    >>> model.system.n_dof, model.system.marker_names
+    (1, ('P1', 'P2', 'P3'))
     """
     links = tuple(links)
     names = [lk.name for lk in links]
@@ -386,9 +438,11 @@ def open_chain(name: str, links: Sequence[Link], gravity: Any = (0.0, 0.0, -9.81
         joint = as_array("joint", lk.joint, shape=(3,))
         inertia = as_array("inertia", lk.inertia, shape=(3,))
         bodies.append(RigidBody(lk.name, lk.mass, np.zeros(3), np.diag(inertia)))
-        parent_origin = np.zeros(3) if lk.parent == GROUND else np.asarray(links[names.index(lk.parent)].com, float)
-        joints.append(Revolute(lk.parent, joint - parent_origin, lk.axis, lk.name, joint - com, lk.axis,
-                               name=f"R{k + 1}"))
+        # body frames: O at the CoM, axes = global axes at the zero configuration
+        parent_origin = (np.zeros(3) if lk.parent == GROUND
+                         else np.asarray(links[names.index(lk.parent)].com, float))
+        joints.append(Revolute(lk.parent, joint - parent_origin, lk.axis, lk.name, joint - com,
+                               lk.axis, name=f"R{k + 1}"))
         e1, e2 = perpendicular_vectors(lk.axis)
         mcrs.append(MixedCoordinateRelation(f"theta{k + 1}", lk.parent, e1, lk.name, e2,
                                             axis_i=lk.axis, form="cos", name=f"MCR{k + 1}"))

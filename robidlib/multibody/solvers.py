@@ -92,7 +92,16 @@ class KinematicsResult:
     info: dict = field(default_factory=dict)
 
     def summary(self) -> dict:
-        """Means over frames: ms per frame, iterations, ``||Phi||``, and the maximum violation."""
+        """Means over frames: ms per frame, iterations, ``||Phi||``, and the maximum violation.
+
+        Examples
+        --------
+        >>> from robidlib.multibody import models
+        >>> m = models.simple_chain()
+        >>> res = solve_kinematics(m.system, m.reference_motion(duration=0.05).markers)
+        >>> sorted(res.summary())[:3]
+        ['frames', 'iterations_per_frame', 'max_violation']
+        """
         return {
             "method": self.method,
             "tol": self.tol,
@@ -105,11 +114,6 @@ class KinematicsResult:
 
 
 # -- helpers ---------------------------------------------------------------------------------
-def _topo(system: MultibodySystem, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Topological ``Phi`` and ``Phi_q`` without argument checks (inner loops)."""
-    return system._topo.phi_jacobian(q)
-
-
 def _trackers(system: MultibodySystem) -> list:
     return [t for t in (system.tracking, system.vector_tracking) if t is not None]
 
@@ -129,14 +133,16 @@ def _tracking_data(system: MultibodySystem, markers: Any, vectors: Any, what: st
     """Stacked tracking Jacobian (constant) and per-frame targets ``(N, rows)``."""
     parts, jacs = [], []
     if system.tracking is not None:
-        parts.append(_frames(f"marker{what}", markers, len(system.markers)).reshape(-1, 3 * len(system.markers)))
+        nm = len(system.markers)
+        parts.append(_frames(f"marker{what}", markers, nm).reshape(-1, 3 * nm))
         jacs.append(system.tracking.jacobian(None))
     elif markers is not None:
         raise ValueError("markers were given but the system has no markers")
     if system.vector_tracking is not None:
         if vectors is None:
             raise ValueError(f"vector{what} are required: the system tracks vectors {system.vector_names}")
-        parts.append(_frames(f"vector{what}", vectors, len(system.vectors)).reshape(-1, 3 * len(system.vectors)))
+        nv = len(system.vectors)
+        parts.append(_frames(f"vector{what}", vectors, nv).reshape(-1, 3 * nv))
         jacs.append(system.vector_tracking.jacobian(None))
     if not parts:
         raise ValueError("the system has neither markers nor tracked vectors to follow")
@@ -159,6 +165,35 @@ def _check_common(system: Any, tol: Any, max_iter: Any) -> tuple[float, int]:
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise ValueError(f"max_iter must be a positive int, got {max_iter!r}")
     return tol, int(max_iter)
+
+
+def _lstsq(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Least-squares solution of ``A x = b`` (QR with column pivoting, handles rank loss)."""
+    return scipy.linalg.lstsq(A, b, lapack_driver="gelsy", check_finite=False)[0]
+
+
+def _newton(residual_jacobian, solve, q: np.ndarray, tol: float, max_iter: int,
+            method: str, frame: int) -> int:
+    """Newton-Raphson ``A dq = -r``, ``q += dq`` until ``||dq|| <= tol``; returns iterations.
+
+    ``q`` is updated in place; ``solve`` is ``numpy.linalg.solve`` (square systems) or a
+    least-squares solver (Gauss-Newton on over-determined systems).
+    """
+    for it in range(1, max_iter + 1):
+        r, A = residual_jacobian(q)
+        try:
+            dq = solve(A, -r)
+        except np.linalg.LinAlgError:
+            raise ValueError(f"frame {frame}: {method} hit a singular Jacobian (residual "
+                             f"||Phi|| = {np.linalg.norm(r):.3g}); the angles may be at a "
+                             "singular configuration of the MCR (theta near 0 or pi)") from None
+        q += dq
+        step = float(np.linalg.norm(dq))
+        if not np.isfinite(step):
+            break
+        if step <= tol:
+            return it
+    raise _no_convergence(method, frame, it, step, float(np.linalg.norm(r)), tol)
 
 
 # -- poses and angles from markers (model-free, body by body) --------------------------------
@@ -309,32 +344,23 @@ def solve_driven(system: MultibodySystem, angles: Any, *, q0: Any, tol: float = 
     q = system.check_coordinates(q0, "q0").copy()
     if q.ndim != 1:
         raise ValueError(f"q0 must have shape ({system.n_coords},), got {q.shape}")
-    drv = system.driver
-    Jd = drv.jacobian(q)
-    N = th.shape[0]
-    out = _Recorder(N, system.n_coords, len(system.angle_names))
-    for k in range(N):
+    drv, m = system.driver, system.n_constraints
+    A = np.empty((system.n_coords, system.n_coords))      # [Phi_q; driver rows] (square)
+    A[m:] = drv.jacobian(q)                                # constant driver rows
+    r = np.empty(system.n_coords)
+    out = _Recorder(th.shape[0], system)
+    for k, theta in enumerate(th):
+
+        def residual_jacobian(x):
+            r[:m], A[:m] = system._topo.phi_jacobian(x)
+            r[m:] = drv.phi(x, theta)
+            return r, A
+
         t0 = _time.perf_counter()
-        for it in range(1, max_iter + 1):
-            phi, J = _topo(system, q)
-            r = np.concatenate([phi, drv.phi(q, th[k])])
-            try:
-                dq = np.linalg.solve(np.vstack([J, Jd]), -r)
-            except np.linalg.LinAlgError:
-                raise ValueError(f"frame {k}: {method} hit a singular Jacobian (residual "
-                                 f"||Phi|| = {np.linalg.norm(r):.3g}); the angles may be at a "
-                                 "singular configuration of the MCR (theta near 0 or pi)") from None
-            q += dq
-            step = float(np.linalg.norm(dq))
-            if not np.isfinite(step):
-                raise _no_convergence(method, k, it, step, float(np.linalg.norm(r)), tol)
-            if step <= tol:
-                break
-        else:
-            raise _no_convergence(method, k, max_iter, step, float(np.linalg.norm(r)), tol)
+        it = _newton(residual_jacobian, np.linalg.solve, q, tol, max_iter, method, k)
         elapsed = _time.perf_counter() - t0
         phi = system._topo.phi(q)
-        out.add(k, q, it, elapsed, np.linalg.norm(np.r_[phi, drv.phi(q, th[k])]), phi, system)
+        out.add(k, q, it, elapsed, np.linalg.norm(np.r_[phi, drv.phi(q, theta)]), phi)
     return out.result(method, tol, {})
 
 
@@ -414,34 +440,27 @@ def solve_kinematics(system: MultibodySystem, markers: Any, method: str = "nrm-w
         angles = angles_from_markers(system, np.asarray(markers, float).reshape(N, -1, 3))
         return solve_driven(system, angles, q0=q, tol=tol, max_iter=max_iter, method="ad")
 
-    out = _Recorder(N, system.n_coords, len(system.angle_names))
-    sw = np.sqrt(weight)
-    m = system.n_constraints
-    A = np.empty((m + Jt.shape[0], system.n_coords))     # [Phi_q; sqrt(w) C] (C constant)
-    A[m:] = sw * Jt
+    out = _Recorder(N, system)
+    sw, m = np.sqrt(weight), system.n_constraints
+    A = np.empty((m + Jt.shape[0], system.n_coords))      # [Phi_q; sqrt(w) C]
+    A[m:] = sw * Jt                                        # tracking rows are constant
     r = np.empty(A.shape[0])
     hess_obj = Jt.T @ Jt
-    for k in range(N):
-        y = targets[k]
+    for k, y in enumerate(targets):
+
+        def residual_jacobian(x):
+            r[:m], A[:m] = system._topo.phi_jacobian(x)
+            r[m:] = sw * (Jt @ x - y)
+            return r, A
+
         t0 = _time.perf_counter()
         if method in ("nrm-ls", "nrm-wls"):
-            for it in range(1, max_iter + 1):
-                r[:m], A[:m] = _topo(system, q)
-                r[m:] = sw * (Jt @ q - y)
-                dq = scipy.linalg.lstsq(A, -r, lapack_driver="gelsy", check_finite=False)[0]
-                q += dq
-                step = float(np.linalg.norm(dq))
-                if not np.isfinite(step):
-                    raise _no_convergence(method, k, it, step, float(np.linalg.norm(r)), tol)
-                if step <= tol:
-                    break
-            else:
-                raise _no_convergence(method, k, max_iter, step, float(np.linalg.norm(r)), tol)
+            it = _newton(residual_jacobian, _lstsq, q, tol, max_iter, method, k)
         else:
             q, it = _optimise(system, method, objective, Jt, hess_obj, y, q, tol, max_iter, k)
         elapsed = _time.perf_counter() - t0
         phi = system._topo.phi(q)
-        out.add(k, q, it, elapsed, np.linalg.norm(np.r_[phi, Jt @ q - y]), phi, system)
+        out.add(k, q, it, elapsed, np.linalg.norm(np.r_[phi, Jt @ q - y]), phi)
     info = {"weight": weight} if method.startswith("nrm") else {"objective": objective}
     return out.result(method, tol, info)
 
@@ -487,18 +506,18 @@ def _optimise(system, method, objective, Jt, hess_obj, y, q, tol, max_iter, fram
 class _Recorder:
     """Collects the per-frame outputs of a solver."""
 
-    def __init__(self, N: int, n: int, na: int) -> None:
-        self.q = np.empty((N, n))
+    def __init__(self, N: int, system: MultibodySystem) -> None:
+        self.q = np.empty((N, system.n_coords))
         self.iters = np.empty(N, dtype=int)
         self.time = np.empty(N)
         self.phi_norm = np.empty(N)
         self.viol = np.empty(N)
+        self._slice = system.angle_slice
 
-    def add(self, k, q, it, elapsed, phi_norm, phi_topo, system) -> None:
+    def add(self, k, q, it, elapsed, phi_norm, phi_topo) -> None:
         self.q[k], self.iters[k], self.time[k] = q, it, elapsed
         self.phi_norm[k] = phi_norm
         self.viol[k] = np.abs(phi_topo).max()
-        self._slice = system.angle_slice
 
     def result(self, method: str, tol: float, info: dict) -> KinematicsResult:
         return KinematicsResult(self.q, self.q[:, self._slice].copy(), self.iters, self.time,
@@ -538,8 +557,7 @@ def _solve_linear(system, q, topo_rhs, source, weight) -> np.ndarray:
         else:
             Jt, b = data
             A = np.vstack([J, sw * Jt])
-            out[k] = scipy.linalg.lstsq(A, np.r_[topo_rhs[k], sw * b[k]], lapack_driver="gelsy",
-                                        check_finite=False)[0]
+            out[k] = _lstsq(A, np.r_[topo_rhs[k], sw * b[k]])
     return out
 
 

@@ -233,6 +233,15 @@ class MultibodySystem:
         ------
         ValueError
             Wrong shape, non-finite values, non-unit or collinear body vectors.
+
+        Examples
+        --------
+        >>> from robidlib.multibody import RigidBody
+        >>> sys = MultibodySystem([RigidBody("b")], [])
+        >>> sys.check_coordinates([0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1])
+        Traceback (most recent call last):
+        ...
+        ValueError: q (body 'b'): vectors u and v are collinear (|u . v| = 1), expected orthogonal unit vectors
         """
         q = as_array(name, q, ndim=(1, 2))
         if q.shape[-1] != self.n_coords:
