@@ -18,6 +18,17 @@ body-fixed vectors the Jacobian rows are ``[b^T C_a, a^T C_b]``, the Hessian is 
 ``gamma = -2 a_dot . b_dot``.  Only the angle term ``cos(theta)`` of the mixed-coordinates
 relation is not polynomial.
 
+The implementation uses exactly this structure: every topological equation is stored as
+
+.. math:: \\Phi_k = x_k(q) \\cdot y_k(q) + c_k - f_k(\\theta_k), \\qquad
+          x_k = A_k q + a_k, \\quad y_k = B_k q + b_k ,
+
+(a linear equation is a dot product with a constant vector ``y_k = e``), with constant
+``A_k, B_k`` built from the ``C^P``/``C^s`` matrices (class :class:`Linear`).  Value,
+Jacobian, ``gamma`` and Hessian of *all* constraints then follow from four vectorised lines
+(class ``_Bilinear``), which is what makes the Newton iterations cheap.  Each constraint
+class only lists its dot products in ``_equations``.
+
 Constraints refer to bodies by name (``"ground"`` is the fixed frame, whose local coordinates
 are global coordinates) and to angle variables by name.  They are *bound* to the coordinate
 layout of a :class:`~robidlib.multibody.system.MultibodySystem`, which checks the names.
