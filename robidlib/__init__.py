@@ -1,2 +1,53 @@
-"""robidlib."""
+"""robidlib: the helper package of the open textbook *Robot Dynamic Parameter Identification*.
+
+The most used names are importable from the top level::
+
+    import robidlib as rl
+    robot = rl.models.ur5()
+    Y = rl.regressor(robot, q, qd, qdd)          # (N, n, 10 n)
+    bp = rl.base_parameters(robot)               # base parameters by QR regrouping
+    est = rl.ols(*rl.stack(bp.reduce(Y), tau))   # least squares
+
+Modules: ``robot``, ``spatial``, ``params``, ``dynamics``, ``regressor``, ``base``,
+``trajectories``, ``signals``, ``estimation``, ``validation``, ``multibody``, ``models``,
+``plotting``, ``checks``.
+
+Note: the attribute ``robidlib.regressor`` is the *function* of the same name; import other
+names of that module with ``from robidlib.regressor import stack``.
+"""
+
 from ._version import __version__
+from . import checks, estimation, models, multibody, params, spatial, signals, trajectories, validation
+from .base import BaseParameters, base_parameters, random_states
+from .dynamics import forward_dynamics, inverse_dynamics, mass_matrix, simulate
+from .estimation import Estimate, ols, ridge, wls
+from .regressor import friction_regressor, regressor, stack
+from .robot import SerialRobot
+
+__all__ = [
+    "__version__",
+    "BaseParameters",
+    "Estimate",
+    "SerialRobot",
+    "base_parameters",
+    "checks",
+    "estimation",
+    "forward_dynamics",
+    "friction_regressor",
+    "inverse_dynamics",
+    "mass_matrix",
+    "models",
+    "multibody",
+    "ols",
+    "params",
+    "random_states",
+    "regressor",
+    "ridge",
+    "signals",
+    "simulate",
+    "spatial",
+    "stack",
+    "trajectories",
+    "validation",
+    "wls",
+]
