@@ -54,6 +54,20 @@ __all__ = [
 #: Samples processed together by the batched algorithms.
 _CHUNK = 2048
 
+#: OpenBLAS runs a matrix product of more than about 2.6e5 multiply-adds on several threads.
+#: For the skinny products used here the threads cost more than they save (10x slower on a
+#: busy 2-core machine), so larger products are cut into row blocks below this size.
+_SINGLE_THREAD_MACS = 200_000
+
+
+def _matmul_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` for a 2-D ``a`` with many rows, in row blocks that BLAS runs single-threaded."""
+    out = np.empty((a.shape[0], b.shape[1]))
+    step = max(1, _SINGLE_THREAD_MACS // (a.shape[1] * b.shape[1]))
+    for r in range(0, a.shape[0], step):
+        np.matmul(a[r : r + step], b, out=out[r : r + step])
+    return out
+
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cross product of column vectors a, b of shape (3, ...)."""
@@ -223,7 +237,7 @@ def _mass_matrix(robot: SerialRobot, q: np.ndarray) -> np.ndarray:
     s, c1 = np.sin(qT), 1.0 - np.cos(qT)
     M = np.zeros((C, n, n))
     for j, S in _joint_screws(robot, q, s, c1):
-        SG = (S.reshape(-1, 6) @ G[j]).reshape(S.shape)
+        SG = _matmul_rows(S.reshape(-1, 6), G[j]).reshape(S.shape)
         M[:, : j + 1, : j + 1] += SG @ np.swapaxes(S, 1, 2)
     return M
 

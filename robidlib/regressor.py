@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._validate import as_array
-from .dynamics import _WRENCH_BASIS, _chunked, _forward_pass, _gravity, _joint_screws, _state
+from .dynamics import _WRENCH_BASIS, _chunked, _forward_pass, _gravity, _joint_screws, _matmul_rows, _state
 from .params import _check_terms
 from .robot import SerialRobot
 
@@ -99,8 +99,8 @@ def _regressor_chunk(robot, q, qd, qdd, g, out) -> None:
     s, c1 = np.sin(qT), 1.0 - np.cos(qT)
     phi = _forward_pass(robot, qT, qd.T.copy(), qdd.T.copy(), g, s, c1)
     for j, S in _joint_screws(robot, q, s, c1):
-        A = (phi[j].T @ _BASIS).reshape(C, 6, 10)  # link j's wrench is A @ pi_j
-        out[:, : j + 1, 10 * j : 10 * j + 10] = S @ A
+        A = _matmul_rows(phi[j].T, _BASIS).reshape(C, 6, 10)  # link j's wrench is A @ pi_j
+        np.matmul(S, A, out=out[:, : j + 1, 10 * j : 10 * j + 10])
 
 
 def friction_regressor(
