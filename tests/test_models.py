@@ -121,3 +121,12 @@ def test_ur5_static_torques_are_plausible():
 def test_bad_input(name, kwargs, exc, match):
     with pytest.raises(exc, match=match):
         MAKERS[name](**kwargs)
+
+
+@pytest.mark.parametrize("module", ["planar_2r", "redundant_5dof", "ur5"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"robidlib.models.{module}"), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

@@ -141,3 +141,13 @@ Z = np.zeros(2)
 def test_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import importlib
+
+    module = importlib.import_module("robidlib.regressor")  # robidlib.regressor is also a function
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

@@ -319,3 +319,12 @@ def test_branching_tree_can_be_resolved():
     assert r_tip.joint_names == ("j1", "j2", "j3") and np.isclose(r_tip.link_params[2, 0], 1.3)
     r_lock = SerialRobot.from_urdf(urdf, lock_joints=("g1", "g2"))
     assert r_lock.joint_names == ("j1", "j2", "j3") and np.isclose(r_lock.link_params[2, 0], 1.4)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import robidlib.robot as module
+
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

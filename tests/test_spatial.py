@@ -130,3 +130,12 @@ def test_is_rotation_rejects_reflections_and_scaling():
 def test_bad_input(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import robidlib.spatial as module
+
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
