@@ -45,11 +45,13 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------- the batched core
-# Inside the core the samples are the LAST axis ("structure of arrays"): the vectors of C
-# samples form a (3, C) array, so that every numpy operation runs over long contiguous rows
-# and every frame change is one product with a constant matrix (see _KinematicConstants).
-# Public functions take and return the GUIDE's (N, n) layout and work in chunks of _CHUNK
-# samples so that the temporaries stay in the CPU cache.
+# The Newton-Euler passes keep the samples on the LAST axis ("structure of arrays"): the
+# vectors of C samples form a (3, C) array, so that every numpy operation runs over long
+# contiguous rows and every frame change is one product with a constant matrix (see
+# robidlib.robot._KinematicConstants). The joint-screw (Jacobian) recursion keeps the samples
+# FIRST, because its result feeds batched matrix products (regressor, mass matrix). Public
+# functions take and return the GUIDE's (N, n) layout and work in chunks of _CHUNK samples so
+# that the temporaries stay in the CPU cache.
 
 #: Samples processed together by the batched algorithms.
 _CHUNK = 2048

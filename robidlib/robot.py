@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import os
 import xml.etree.ElementTree as ET
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
