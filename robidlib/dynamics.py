@@ -613,6 +613,14 @@ class SimulationResult:
         Number of right-hand-side evaluations.
     message : str
         The solver's message.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models.planar_2r import planar_2r
+    >>> sim = simulate(planar_2r(), np.linspace(0, 0.2, 3), [0.0, 0.0], [0.0, 0.0])
+    >>> sim.t.tolist(), sim.q.shape, sim.tau.shape
+    ([0.0, 0.1, 0.2], (3, 2), (3, 2))
     """
 
     t: np.ndarray

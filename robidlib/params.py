@@ -480,7 +480,25 @@ def to_pinocchio_order(x: ArrayLike, axis: int = -1) -> np.ndarray:
 
 
 def from_pinocchio_order(x: ArrayLike, axis: int = -1) -> np.ndarray:
-    """Inverse of :func:`to_pinocchio_order`.
+    """Reorder each 10-block from pinocchio's order back to the GUIDE order.
+
+    Inverse of :func:`to_pinocchio_order`.
+
+    Parameters
+    ----------
+    x : array_like
+        Array whose ``axis`` has length ``10 n`` (pinocchio order).
+    axis : int, default -1
+
+    Returns
+    -------
+    numpy.ndarray
+        GUIDE order ``[m, mx, my, mz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz]`` per block.
+
+    Raises
+    ------
+    ValueError
+        If the axis length is not a positive multiple of 10.
 
     Examples
     --------

@@ -331,6 +331,13 @@ class SerialRobot:
         Give either ``friction`` (shape ``(n, 2)``, or a scalar 0 to remove friction) or the
         keywords ``fv`` / ``fc`` (scalar or shape ``(n,)``; the one not given is kept).
 
+        Parameters
+        ----------
+        friction : array_like, shape (n, 2), or 0, optional
+            ``[fv, fc]`` per joint.
+        fv, fc : float or array_like, shape (n,), optional
+            Viscous (N m s/rad or N s/m) and Coulomb (N m or N) coefficients, >= 0.
+
         Returns
         -------
         SerialRobot
@@ -371,7 +378,21 @@ class SerialRobot:
         return self._replace(friction=fr)
 
     def with_gravity(self, gravity: ArrayLike) -> "SerialRobot":
-        """A copy with another gravity vector (base frame, m/s^2).
+        """A copy with another gravity vector.
+
+        Parameters
+        ----------
+        gravity : array_like, shape (3,)
+            Gravitational acceleration in the base frame, m/s^2.
+
+        Returns
+        -------
+        SerialRobot
+
+        Raises
+        ------
+        ValueError
+            Wrong shape or NaN/inf.
 
         Examples
         --------
@@ -393,7 +414,18 @@ class SerialRobot:
         Parameters
         ----------
         q : array_like, shape (n, 2), optional
+            ``[lower, upper]`` per joint (rad or m).
         qd, qdd, tau : array_like, shape (n,), optional
+            Bounds on |qd|, |qdd|, |tau| (> 0, ``inf`` allowed).
+
+        Returns
+        -------
+        SerialRobot
+
+        Raises
+        ------
+        ValueError
+            Wrong shapes, NaN, empty ranges or non-positive bounds.
 
         Examples
         --------

@@ -88,7 +88,23 @@ def _elementary(name: str, angle: ArrayLike, i: int, j: int) -> np.ndarray:
 
 
 def rot_x(angle: ArrayLike) -> np.ndarray:
-    """Rotation about the x axis by ``angle`` (rad), shape ``angle.shape + (3, 3)``.
+    """Rotation about the x axis by ``angle`` (rad).
+
+    Parameters
+    ----------
+    angle : array_like, shape (...)
+        Angle(s) in rad, any batch shape.
+
+    Returns
+    -------
+    numpy.ndarray, shape angle.shape + (3, 3)
+
+    Raises
+    ------
+    ValueError
+        If an angle is NaN/inf.
+    TypeError
+        If ``angle`` is not numeric.
 
     Examples
     --------
@@ -100,7 +116,23 @@ def rot_x(angle: ArrayLike) -> np.ndarray:
 
 
 def rot_y(angle: ArrayLike) -> np.ndarray:
-    """Rotation about the y axis by ``angle`` (rad), shape ``angle.shape + (3, 3)``.
+    """Rotation about the y axis by ``angle`` (rad).
+
+    Parameters
+    ----------
+    angle : array_like, shape (...)
+        Angle(s) in rad, any batch shape.
+
+    Returns
+    -------
+    numpy.ndarray, shape angle.shape + (3, 3)
+
+    Raises
+    ------
+    ValueError
+        If an angle is NaN/inf.
+    TypeError
+        If ``angle`` is not numeric.
 
     Examples
     --------
@@ -112,7 +144,23 @@ def rot_y(angle: ArrayLike) -> np.ndarray:
 
 
 def rot_z(angle: ArrayLike) -> np.ndarray:
-    """Rotation about the z axis by ``angle`` (rad), shape ``angle.shape + (3, 3)``.
+    """Rotation about the z axis by ``angle`` (rad).
+
+    Parameters
+    ----------
+    angle : array_like, shape (...)
+        Angle(s) in rad, any batch shape.
+
+    Returns
+    -------
+    numpy.ndarray, shape angle.shape + (3, 3)
+
+    Raises
+    ------
+    ValueError
+        If an angle is NaN/inf.
+    TypeError
+        If ``angle`` is not numeric.
 
     Examples
     --------
