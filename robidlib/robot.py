@@ -125,7 +125,7 @@ class SerialRobot:
         Position bounds ``[lower, upper]`` per joint; default from :data:`DEFAULT_LIMITS`
         (revolute ``[-pi, pi]`` rad, prismatic ``[-0.5, 0.5]`` m).
     qd_limits, qdd_limits, tau_limits : array_like, shape (n,), optional
-        Symmetric bounds on |qd|, |qdd| and |tau|; defaults: revolute 2 rad/s, 10 rad/s^2;
+        Symmetric bounds on ``|qd|``, ``|qdd|`` and ``|tau|``; defaults: revolute 2 rad/s, 10 rad/s^2;
         prismatic 0.5 m/s, 5 m/s^2; torque unbounded (``inf``).
     name : str, default "robot"
 
@@ -416,7 +416,7 @@ class SerialRobot:
         q : array_like, shape (n, 2), optional
             ``[lower, upper]`` per joint (rad or m).
         qd, qdd, tau : array_like, shape (n,), optional
-            Bounds on |qd|, |qdd|, |tau| (> 0, ``inf`` allowed).
+            Bounds on ``|qd|``, ``|qdd|``, ``|tau|`` (> 0, ``inf`` allowed).
 
         Returns
         -------

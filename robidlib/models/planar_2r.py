@@ -3,12 +3,12 @@
 Both joints turn about axes parallel to the base ``z`` axis; the arm moves in the ``x-y``
 plane and gravity points along ``-y`` (the plane is vertical). Modified DH parameters:
 
-=====  ==========  ==========  =====  =======
+=====  ===========  ===========  =====  =======
 joint  a_{i-1} (m)  alpha_{i-1}  d_i    theta_i
-=====  ==========  ==========  =====  =======
+=====  ===========  ===========  =====  =======
 1      0            0            0      q1
 2      l1 = 0.5     0            0      q2
-=====  ==========  ==========  =====  =======
+=====  ===========  ===========  =====  =======
 
 so ``q = 0`` is the arm stretched along ``x`` (horizontal) and ``q1 = pi/2`` points it
 straight up.
