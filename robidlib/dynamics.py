@@ -128,8 +128,10 @@ def _wrench_basis(phi: np.ndarray) -> np.ndarray:
 _WRENCH_BASIS = _wrench_basis(np.eye(12))
 
 
-def _forward_pass(robot: SerialRobot, qT, qdT, qddT, g, s, c1) -> np.ndarray:
-    """Motion features of every link, shape (n, 12, C) (see :func:`_wrench_basis`).
+def _forward_pass(robot: SerialRobot, qT, qdT, qddT, g, s, c1):
+    """Motion features of the links, yielded link by link as ``(i, phi_i)``, phi_i (12, C).
+
+    See :func:`_wrench_basis` for the features.
 
     Forward Newton-Euler recursion in the link frames, from the base (w = dw = 0, a = -g)
     to the tip. For link i, with the parent's quantities on the right, ``R``, ``p`` the rotation
@@ -141,7 +143,6 @@ def _forward_pass(robot: SerialRobot, qT, qdT, qddT, g, s, c1) -> np.ndarray:
     """
     kin = robot._kin
     n, C = qT.shape
-    phi = np.empty((n, 12, C))
     V = np.empty((3, 3, C))  # columns w, dw, a_o of the parent, rotated together
     w = np.zeros((3, C))
     dw = np.zeros((3, C))
@@ -161,10 +162,10 @@ def _forward_pass(robot: SerialRobot, qT, qdT, qddT, g, s, c1) -> np.ndarray:
         else:
             dw = dw - qdT[i] * (kin.Ex[i] @ w) + e * qddT[i]
             w = w + e * qdT[i]
-        f = phi[i]
+        f = np.empty((12, C))
         f[0:3], f[3:6], f[6:9] = acc, dw, w * w
         f[9], f[10], f[11] = w[0] * w[1], w[0] * w[2], w[1] * w[2]
-    return phi
+        yield i, f
 
 
 def _rigid_id(robot: SerialRobot, qT, qdT, qddT, g) -> np.ndarray:
@@ -177,7 +178,7 @@ def _rigid_id(robot: SerialRobot, qT, qdT, qddT, g) -> np.ndarray:
     """
     kin = robot._kin
     s, c1 = np.sin(qT), 1.0 - np.cos(qT)
-    phi = _forward_pass(robot, qT, qdT, qddT, g, s, c1)
+    phi = [f for _, f in _forward_pass(robot, qT, qdT, qddT, g, s, c1)]
     n, C = qT.shape
     tau = np.empty((n, C))
     F = None  # total wrench (3, 2, C), columns f and n, of link i+1 in link i+1

@@ -97,9 +97,9 @@ def _regressor_chunk(robot, q, qd, qdd, g, out) -> None:
     C = q.shape[0]
     qT = q.T.copy()
     s, c1 = np.sin(qT), 1.0 - np.cos(qT)
-    phi = _forward_pass(robot, qT, qd.T.copy(), qdd.T.copy(), g, s, c1)
-    for j, S in _joint_screws(robot, q, s, c1):
-        A = _matmul_rows(phi[j].T, _BASIS).reshape(C, 6, 10)  # link j's wrench is A @ pi_j
+    motion = _forward_pass(robot, qT, qd.T.copy(), qdd.T.copy(), g, s, c1)
+    for (j, phi), (_, S) in zip(motion, _joint_screws(robot, q, s, c1)):
+        A = _matmul_rows(phi.T, _BASIS).reshape(C, 6, 10)  # link j's wrench is A @ pi_j
         np.matmul(S, A, out=out[:, : j + 1, 10 * j : 10 * j + 10])
 
 
