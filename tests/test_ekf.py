@@ -400,3 +400,309 @@ def test_wires_to_the_project_pendulum_model():
     q, qd, tau = np.array([0.7]), np.array([-1.1]), np.array([0.3])
     expected = np.atleast_1d(pend.acceleration(q, qd, tau))
     assert np.allclose(ident.forward_dynamics(q, qd, tau, pend.params), expected, rtol=1e-12)
+
+
+# ---------------------------------------------------------------------- robots, symbolic models
+def _arm(friction=((0.3, 0.0), (0.15, 0.0))):
+    models = pytest.importorskip("robidlib.models")
+    return models.planar_2r(friction=friction)
+
+
+@pytest.fixture(scope="module")
+def arm_models():
+    from robidlib.base import base_parameters
+
+    arm = _arm()
+    base = base_parameters(arm)
+    return (arm, base, ekf_module.robot_base_model(arm, base, friction=["viscous"]),
+            ekf_module.robot_base_model(arm, base, friction=["viscous"], symbolic=True))
+
+
+def test_symbolic_regressor_matches_the_numeric_regressor():
+    from robidlib.regressor import regressor
+    from robidlib.robot import SerialRobot
+
+    rng = np.random.default_rng(11)
+    spatial = SerialRobot.from_dh("RRP", a=[0, 0.3, 0.1], alpha=[0, np.pi / 2, -np.pi / 2], d=[0.1, 0, 0.2],
+                                  mass=[1.0, 2.0, 3.0], com=0.1 * rng.normal(size=(3, 3)),
+                                  inertia=np.abs(rng.normal(size=(3, 6))) * 0.1, gravity=[0.3, -1.0, -9.7])
+    import sympy as sp
+
+    for robot in (_arm(), spatial):
+        Y, q, qd, qdd = ekf_module.symbolic_regressor(robot)
+        assert Y.shape == (robot.n, 10 * robot.n)
+        f = sp.lambdify([q, qd, qdd], Y, "numpy")
+        for _ in range(3):
+            x = rng.normal(size=(3, robot.n))
+            assert np.allclose(np.array(f(*x), dtype=float), regressor(robot, *x), rtol=1e-12, atol=1e-12)
+    with pytest.raises(TypeError, match="robot must be a SerialRobot"):
+        ekf_module.symbolic_regressor("arm")
+
+
+def test_robot_base_model_symbolic_equals_numeric(arm_models):
+    from robidlib.dynamics import inverse_dynamics
+
+    arm, base, num, sym = arm_models
+    assert num.param_names == sym.param_names == tuple(base.base_names) + ("fv1", "fv2")
+    assert (num.n_joints, num.n_params) == (2, 8)
+    rng = np.random.default_rng(4)
+    q, qd, qdd = rng.normal(size=(3, 40, 2))
+    Yn, Ys = num.regressor(q, qd, qdd), sym.regressor(q, qd, qdd)
+    assert Yn.shape == (40, 2, 8) and np.allclose(Yn, Ys, rtol=1e-12, atol=1e-12)
+    assert np.allclose(Ys @ sym.params, inverse_dynamics(arm, q, qd, qdd), rtol=1e-10, atol=1e-12)
+    assert np.allclose(num.regressor(q[0], qd[0], qdd[0]), sym.regressor(q[0], qd[0], qdd[0]), atol=1e-12)
+    assert sym.Y.shape == (2, 8) and "Sym" not in repr(num) and "symbolic" in repr(sym)
+
+
+def test_robot_base_model_with_friction_inside_the_base():
+    from robidlib.base import base_parameters
+    from robidlib.dynamics import inverse_dynamics
+
+    arm = _arm(friction=((0.3, 0.4), (0.15, 0.2)))
+    base = base_parameters(arm, friction=True)
+    rng = np.random.default_rng(5)
+    q, qd, qdd = rng.normal(size=(3, 20, 2))
+    for symbolic in (False, True):
+        model = ekf_module.robot_base_model(arm, base, symbolic=symbolic)
+        assert model.n_params == base.rank and "fc1" in model.param_names
+        assert np.allclose(model.regressor(q, qd, qdd) @ model.params, inverse_dynamics(arm, q, qd, qdd),
+                           rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match="already holds the friction columns"):
+        ekf_module.robot_base_model(arm, base, friction=["viscous"])
+
+
+def test_robot_base_model_svd_base_and_default_base():
+    from robidlib.base import base_parameters
+    from robidlib.dynamics import inverse_dynamics
+
+    arm = _arm()
+    q, qd, qdd = np.random.default_rng(6).normal(size=(3, 10, 2))
+    for model in (ekf_module.robot_base_model(arm, base_parameters(arm, method="svd"), symbolic=True,
+                                              simplify=False),
+                  ekf_module.robot_base_model(arm)):
+        tau = inverse_dynamics(arm, q, qd, qdd, include_friction=False)
+        assert np.allclose(model.regressor(q, qd, qdd) @ model.params, tau, rtol=1e-10, atol=1e-12)
+
+
+def test_bad_robot_base_model_input():
+    from robidlib.base import base_parameters
+    from robidlib.robot import SerialRobot
+
+    arm = _arm()
+    other = SerialRobot.from_dh("R", a=[0.0], alpha=[0.0], d=[0.0], mass=[1.0], com=[[0.2, 0, 0]])
+    with pytest.raises(TypeError, match="robot must be a SerialRobot"):
+        ekf_module.robot_base_model(np.eye(2))
+    with pytest.raises(TypeError, match="base must be a BaseParameters"):
+        ekf_module.robot_base_model(arm, base=np.eye(3))
+    with pytest.raises(ValueError, match="base must be computed for this robot"):
+        ekf_module.robot_base_model(arm, base_parameters(other))
+    with pytest.raises(ValueError, match="unknown friction term 'dry'"):
+        ekf_module.robot_base_model(arm, friction=["dry"])
+    with pytest.raises(ValueError, match="repeat"):
+        ekf_module.robot_base_model(arm, friction=["viscous", "viscous"])
+    with pytest.raises(TypeError, match="symbolic must be True or False"):
+        ekf_module.robot_base_model(arm, symbolic="yes")
+    model = ekf_module.robot_base_model(arm)
+    with pytest.raises(ValueError, match=r"qd must have shape \(2,\) or \(N, 2\)"):
+        model.regressor(np.zeros(2), np.zeros(3), np.zeros(2))
+    with pytest.raises(ValueError, match="must have the same shape"):
+        model.regressor(np.zeros(2), np.zeros((4, 2)), np.zeros(2))
+    with pytest.raises(ValueError, match="q must be finite"):
+        model.regressor([np.nan, 0.0], np.zeros(2), np.zeros(2))
+
+
+def _sym_pendulum():
+    import sympy as sp
+
+    q, qd, qdd = sp.symbols("q qd qdd")
+    return ekf_module.SymbolicModel(sp.Matrix([[qdd, sp.sin(q), qd]]), [q], [qd], [qdd], names=["a1", "a2", "a3"])
+
+
+def test_symbolic_model_regressor_and_derivatives():
+    model = _sym_pendulum()
+    rng = np.random.default_rng(7)
+    q, qd, qdd = rng.normal(size=(3, 6, 1))
+    assert np.allclose(model.regressor(q, qd, qdd), pendulum_regressor_batch(q, qd, qdd))
+    dq, dqd = model.regressor_derivatives(q[0], qd[0], qdd[0])
+    num_q = numerical_jacobian(lambda v: model.regressor(v, qd[0], qdd[0]).ravel(), q[0]).reshape(1, 3, 1)
+    num_qd = numerical_jacobian(lambda v: model.regressor(q[0], v, qdd[0]).ravel(), qd[0]).reshape(1, 3, 1)
+    assert np.allclose(dq, num_q, atol=1e-8) and np.allclose(dqd, num_qd, atol=1e-8)
+    # the checked path (lists, inf) gives the same or a clear error
+    assert np.allclose(model.regressor([0.3], [0.1], [0.2]), model.regressor(np.array([0.3]), np.array([0.1]),
+                                                                           np.array([0.2])))
+    with pytest.raises(ValueError, match="q must be finite"):
+        model.regressor([np.inf], [0.0], [0.0])
+    with pytest.raises(ValueError, match=r"qd must have shape \(1,\)"):
+        model.regressor_derivatives([0.1], [0.1, 0.2], [0.0])
+
+
+def pendulum_regressor_batch(q, qd, qdd):
+    return np.stack([np.column_stack([qdd[:, 0], np.sin(q[:, 0]), qd[:, 0]])], axis=1)
+
+
+def test_symbolic_model_coulomb_derivative_is_zero():
+    import sympy as sp
+
+    q, qd, qdd = sp.symbols("q qd qdd")
+    model = ekf_module.SymbolicModel(sp.Matrix([[qdd, sp.sign(qd)]]), [q], [qd], [qdd])
+    assert model.param_names == ("b1", "b2")
+    assert np.array_equal(model.regressor([0.0], [-2.0], [1.0]), [[1.0, -1.0]])
+    dq, dqd = model.regressor_derivatives([0.0], [-2.0], [1.0])
+    assert np.array_equal(dqd, np.zeros((1, 2, 1)))
+
+
+def test_bad_symbolic_model_input():
+    import sympy as sp
+
+    q, qd, qdd, m = sp.symbols("q qd qdd m")
+    with pytest.raises(TypeError, match="Y must be a sympy Matrix"):
+        ekf_module.SymbolicModel([[qdd]], [q], [qd], [qdd])
+    with pytest.raises(TypeError, match="q must hold sympy Symbols"):
+        ekf_module.SymbolicModel(sp.Matrix([[qdd]]), ["q"], [qd], [qdd])
+    with pytest.raises(ValueError, match="same positive number of symbols"):
+        ekf_module.SymbolicModel(sp.Matrix([[qdd]]), [q], [qd, m], [qdd])
+    with pytest.raises(ValueError, match=r"Y must have shape \(1, p\)"):
+        ekf_module.SymbolicModel(sp.Matrix([[qdd], [qd]]), [q], [qd], [qdd])
+    with pytest.raises(ValueError, match="must be distinct"):
+        ekf_module.SymbolicModel(sp.Matrix([[qdd]]), [q], [q], [qdd])
+    with pytest.raises(ValueError, match=r"other than q, qd, qdd: \['m'\]"):
+        ekf_module.SymbolicModel(sp.Matrix([[m * qdd]]), [q], [qd], [qdd])
+    with pytest.raises(ValueError, match="affine in the accelerations"):
+        ekf_module.SymbolicModel(sp.Matrix([[qdd**2]]), [q], [qd], [qdd])
+    with pytest.raises(ValueError, match="names must have 1 entries"):
+        ekf_module.SymbolicModel(sp.Matrix([[qdd]]), [q], [qd], [qdd], names=["a", "b"])
+
+
+@pytest.mark.parametrize("integrator", ["euler", "rk4"])
+def test_analytic_and_numerical_jacobians_agree_for_the_2r_arm(arm_models, integrator):
+    arm, base, num, sym = arm_models
+    kw = dict(Q=np.zeros(12), R=np.ones(2), P0=np.ones(12), integrator=integrator)
+    beta = sym.params
+    a_sym = AugmentedStateIdentifier(sym, 0.02, x0=np.r_[np.zeros(4), beta], **kw)
+    a_num = AugmentedStateIdentifier(num, 0.02, x0=np.r_[np.zeros(4), beta], **kw)
+    assert (a_sym.jacobian, a_num.jacobian) == ("analytic", "numerical")
+    rng = np.random.default_rng(8)
+    for _ in range(4):
+        x = np.r_[rng.uniform(-2, 2, 4), beta * rng.uniform(0.8, 1.2, 8)]
+        u = rng.uniform(-3, 3, (3, 2))
+        Fa, Fn = a_sym.transition_jacobian(x, u), a_num.transition_jacobian(x, u)
+        assert np.allclose(Fa, Fn, rtol=1e-6, atol=1e-6 * np.abs(Fa).max())
+        assert np.allclose(a_sym.transition(x, u), a_num.transition(x, u), rtol=1e-12, atol=1e-12)
+        # continuous-time Jacobian against central differences of the continuous model
+        A = a_sym.dynamics_jacobian(x, u[0])
+        assert np.allclose(A, numerical_jacobian(lambda v: a_sym.dynamics(v, u[0]), x), rtol=1e-6, atol=1e-6)
+    # the analytic path reuses its state: the next transition at the same (x, u) is that state
+    x_next = a_sym.transition(x, u)
+    assert np.array_equal(x_next, a_sym._cache[2])
+
+
+def test_pendulum_symbolic_jacobian_equals_the_hand_derived_one():
+    model = _sym_pendulum()
+    for integrator, jac in (("euler", euler_jac(0.02)), ("rk4", rk4_jac(0.02))):
+        ident = make_identifier(integrator=integrator)
+        sym = AugmentedStateIdentifier(model, 0.02, x0=np.r_[0.2, 0.0, BETA], Q=np.zeros(5), R=[1.0],
+                                       P0=np.ones(5), integrator=integrator)
+        x, u = np.array([0.4, -0.3, *BETA * 1.1]), np.array([1.2])
+        assert np.allclose(sym.analytic_transition_jacobian(x, u), jac(x, u), rtol=1e-12, atol=1e-14)
+        assert np.allclose(sym.transition(x, u), ident.transition(x, u), rtol=1e-14)
+
+
+def test_identifier_accepts_a_robot_and_base():
+    from robidlib.base import base_parameters
+
+    arm = _arm(friction=None)
+    base = base_parameters(arm)
+    ident = AugmentedStateIdentifier(arm, 0.01, base=base, x0=np.zeros(4 + base.rank), Q=np.zeros(4 + base.rank),
+                                     R=np.ones(2), P0=np.ones(4 + base.rank))
+    assert ident.names == tuple(base.base_names) and ident.jacobian == "numerical"
+    with pytest.raises(ValueError, match="base is only used with a SerialRobot"):
+        make_identifier(base=base)
+
+
+def test_stage_torques_and_cubic_torque_mode():
+    model = _sym_pendulum()
+    t = np.arange(200) * 0.02
+    exc = lambda s: 2.0 * np.sin(1.3 * s) + 1.5 * np.sin(3.1 * s + 0.4)
+    tau = exc(t)[:, None]
+    a, b, c = BETA
+    # exact data for a smooth torque: one solve_ivp over the whole record
+    sol = solve_ivp(lambda s, y: [y[1], (exc(s) - b * np.sin(y[0]) - c * y[1]) / a], (0, t[-1]), [0.2, 0.0],
+                    t_eval=t, method="DOP853", rtol=1e-12, atol=1e-12)
+    X = sol.y.T
+    errors = {}
+    for mode in ("hold", "cubic"):
+        ident = AugmentedStateIdentifier(model, 0.02, x0=np.r_[0.2, 0.0, BETA * [1.1, 0.9, 1.2]],
+                                         Q=np.r_[0.0, 1e-12, 0.0, 0.0, 0.0], R=[1e-10],
+                                         P0=np.r_[1e-10, 1e-8, (0.3 * BETA) ** 2], integrator="rk4")
+        hist = ident.run(t, tau, X[:, :1], torque=mode, keep_cov=True)
+        errors[mode] = np.max(np.abs(ident.params / BETA - 1))
+        assert hist["P"].shape == (200, 5, 5)
+        assert np.allclose(hist["P"][:, 2:, 2:].diagonal(axis1=1, axis2=2), hist["std"] ** 2)
+    assert errors["cubic"] < 1e-4 < errors["hold"]       # a held smooth torque is a model error
+    # a (3, n) torque is [start, middle, end]: RK4 with a constant one equals the held one
+    ident = make_identifier(integrator="rk4")
+    x = np.array([0.3, 0.1, *BETA])
+    assert np.allclose(ident.transition(x, np.full((3, 1), 0.7)), ident.transition(x, [0.7]), rtol=1e-15)
+    with pytest.raises(ValueError, match=r"u must have shape \(1,\) .* or \(3, 1\)"):
+        ident.transition(x, np.zeros((2, 1)))
+    with pytest.raises(ValueError, match="unknown torque 'linear'"):
+        ident.run(t[:3], tau[:3], X[:3, :1], torque="linear")
+
+
+def test_torque_midpoints():
+    t = np.arange(8) * 0.1
+    x = np.column_stack([t**3 - t, np.cos(t)])
+    mid = ekf_module.torque_midpoints(x)
+    assert mid.shape == (7, 2)
+    assert np.allclose(mid[1:-1, 0], (t[1:-2] + 0.05) ** 3 - (t[1:-2] + 0.05), atol=1e-14)
+    assert np.allclose(mid[1:-1, 1], np.cos(t[1:-2] + 0.05), atol=1e-5)     # cubic inside: O(dt^4)
+    assert np.allclose(mid[:, 1], np.cos(t[:-1] + 0.05), atol=1e-4)         # quadratic at the ends
+    assert np.allclose(ekf_module.torque_midpoints([1.0, 3.0]), [2.0])
+    assert np.allclose(ekf_module.torque_midpoints(t[:3] ** 2), (t[:2] + 0.05) ** 2)
+    with pytest.raises(ValueError, match="at least 2 samples"):
+        ekf_module.torque_midpoints([1.0])
+    with pytest.raises(ValueError, match="tau must be finite"):
+        ekf_module.torque_midpoints([1.0, np.nan, 2.0])
+
+
+def test_nees_and_bounds():
+    from scipy.stats import chi2
+
+    rng = np.random.default_rng(9)
+    G = rng.normal(size=(4, 4))
+    P = G @ G.T + 0.1 * np.eye(4)
+    e = rng.multivariate_normal(np.zeros(4), P, size=4000)
+    values = ekf_module.nees(e, P)
+    assert values.shape == (4000,) and abs(values.mean() - 4.0) < 0.25          # chi-square, 4 dof
+    assert np.isclose(ekf_module.nees(e[0], P), e[0] @ np.linalg.solve(P, e[0]))
+    batched = ekf_module.nees(e[:5], np.broadcast_to(P, (5, 4, 4)))
+    assert np.allclose(batched, values[:5])
+    lo, hi = ekf_module.nees_bounds(4, 30, 0.99)
+    assert np.isclose(lo * 30, chi2.ppf(0.005, 120)) and np.isclose(hi * 30, chi2.ppf(0.995, 120))
+    with pytest.raises(ValueError, match="positive definite"):
+        ekf_module.nees([1.0, 1.0], [[1.0, 0.0], [0.0, -1.0]])
+    with pytest.raises(ValueError, match=r"error must have shape \(\.\.\., nx\)"):
+        ekf_module.nees([1.0, 1.0, 1.0], np.eye(2))
+    with pytest.raises(ValueError, match="n_runs must be a positive integer"):
+        ekf_module.nees_bounds(3, 0)
+    with pytest.raises(ValueError, match=r"confidence must be in \(0, 1\)"):
+        ekf_module.nees_bounds(3, 20, 1.5)
+
+
+def test_jacobian_option_errors():
+    with pytest.raises(ValueError, match="needs a model with regressor_derivatives"):
+        make_identifier(jacobian="analytic")
+    with pytest.raises(ValueError, match="unknown jacobian 'exact'"):
+        make_identifier(jacobian="exact")
+    with pytest.raises(ValueError, match="give either F_jac or jacobian"):
+        make_identifier(F_jac=euler_jac(0.02), jacobian="numerical")
+    ident = make_identifier()
+    with pytest.raises(ValueError, match="no regressor_derivatives"):
+        ident.dynamics_jacobian(np.r_[0.0, 0.0, BETA], [0.0])
+    with pytest.raises(ValueError, match="no regressor_derivatives"):
+        ident.analytic_transition_jacobian(np.r_[0.0, 0.0, BETA], [0.0])
+    num = AugmentedStateIdentifier(_sym_pendulum(), 0.02, x0=np.r_[0.0, 0.0, BETA], Q=np.zeros(5), R=[1.0],
+                                   P0=np.ones(5), jacobian="numerical")
+    assert num.jacobian == "numerical"
+    with pytest.raises(ValueError, match="singular"):
+        num.dynamics_jacobian(np.r_[0.0, 0.0, 0.0, 1.0, 1.0], [1.0])

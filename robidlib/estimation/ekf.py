@@ -37,13 +37,52 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 import scipy.linalg
+from scipy.linalg.lapack import dgesv, dpotrf, dpotrs
 
 from .._validate import as_array, check_choice, check_positive
 
-__all__ = ["ExtendedKalmanFilter", "AugmentedStateIdentifier", "numerical_jacobian"]
+__all__ = [
+    "ExtendedKalmanFilter",
+    "AugmentedStateIdentifier",
+    "numerical_jacobian",
+    "symbolic_regressor",
+    "SymbolicModel",
+    "RobotBaseModel",
+    "SymbolicRobotBaseModel",
+    "robot_base_model",
+    "torque_midpoints",
+    "nees",
+    "nees_bounds",
+]
 
 
 # ---------------------------------------------------------------------- helpers
+# The filter solves many tiny systems per step; LAPACK is called directly (dgesv: LU with
+# partial pivoting; dpotrf/dpotrs: Cholesky) to avoid the per-call overhead of the
+# numpy/scipy wrappers, which dominates for 2x2 to 12x12 matrices.
+def _solve(M: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """Solve ``M X = B`` by LU (LAPACK gesv); ``LinAlgError`` if ``M`` is singular."""
+    _, _, X, info = dgesv(M, B)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"singular matrix (gesv info {info})")
+    return X
+
+
+def _cholesky(S: np.ndarray) -> np.ndarray:
+    """Upper Cholesky factor of ``S`` (LAPACK potrf); ``LinAlgError`` if not positive definite."""
+    c, info = dpotrf(S, lower=False, clean=True)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"not positive definite (potrf info {info})")
+    return c
+
+
+def _cho_solve(c: np.ndarray, B: np.ndarray) -> np.ndarray:
+    X, info = dpotrs(c, B, lower=False)
+    if info != 0:  # pragma: no cover - only on invalid arguments
+        raise np.linalg.LinAlgError(f"potrs info {info}")
+    return X
+
+
 def _check_cov(name: str, M: Any, n: int | None, allow_diag: bool = False) -> np.ndarray:
     """Check that ``M`` is a finite symmetric positive semi-definite ``(n, n)`` matrix."""
     M = as_array(name, M, ndim=(1, 2) if allow_diag else 2)
@@ -275,7 +314,7 @@ class ExtendedKalmanFilter:
         P = 0.5 * (P + P.T)
         if not np.all(np.isfinite(P)):
             raise ValueError(f"the covariance P became non-finite at step {self.step} ({stage})")
-        lam = scipy.linalg.eigvalsh(P)
+        lam = np.linalg.eigvalsh(P)
         scale = max(float(np.max(np.abs(lam))), np.finfo(float).tiny)
         if lam[0] < -1e-9 * scale:
             raise ValueError(
@@ -335,18 +374,18 @@ class ExtendedKalmanFilter:
         S = H @ PHt + self.R
         S = 0.5 * (S + S.T)
         try:
-            c = scipy.linalg.cho_factor(S)
+            c = _cholesky(S)
         except np.linalg.LinAlgError:
             raise ValueError(
                 f"the innovation covariance S = H P H' + R is not positive definite at step {k}; "
                 "make R positive definite or check the measurement model"
             ) from None
-        K = scipy.linalg.cho_solve(c, PHt.T).T
+        K = _cho_solve(c, PHt.T).T
         self._x = self._x + K @ y
         IKH = np.eye(self.nx) - K @ H
         self._set_P(IKH @ self._P @ IKH.T + K @ self.R @ K.T, "update")
         self.y, self.S, self.K = y, S, K
-        self.nis = float(y @ scipy.linalg.cho_solve(c, y))
+        self.nis = float(y @ _cho_solve(c, y))
         self._record("update")
 
     def __repr__(self) -> str:
@@ -362,13 +401,17 @@ class AugmentedStateIdentifier:
 
     Parameters
     ----------
-    model : callable or object
-        Either a callable base regressor ``Yb(q, qd, qdd) -> (n, p)`` for one sample (then
-        ``n`` and ``p`` are required), or an object with a method
+    model : SerialRobot, callable or object
+        A :class:`~robidlib.robot.SerialRobot` (wired with ``base`` by
+        :func:`robot_base_model`; pass ``robot_base_model(...)`` yourself for friction or a
+        symbolic model), a callable base regressor ``Yb(q, qd, qdd) -> (n, p)`` for one
+        sample (then ``n`` and ``p`` are required), or an object with a method
         ``regressor(q, qd, qdd) -> (n, p)`` (one sample: ``q``, ``qd``, ``qdd`` of shape
         ``(n,)``; a ``(1, n, p)`` result is also accepted) whose integer attributes
         ``n_joints`` (or ``n``) and ``n_params`` give the sizes when ``n`` / ``p`` are not
         passed; its ``param_names`` are used as default names if their number is ``p``.
+        If the object also has ``regressor_derivatives(q, qd, qdd) -> (dY/dq, dY/dqd)``
+        (each ``(n, p, n)``, e.g. :class:`SymbolicModel`), the Jacobian is analytic.
     dt : float
         Time step (s) of the discretisation, equal to the sampling period of the data.
     x0 : array_like, shape (2n + p,)
@@ -383,18 +426,29 @@ class AugmentedStateIdentifier:
     n, p : int, optional
         Number of joints and of base parameters (required with a callable ``model``; must
         agree with ``model.n_joints`` / ``model.n_params`` otherwise).
+    base : BaseParameters, optional
+        Only with a SerialRobot ``model``: its base parameters (default
+        ``base_parameters(robot)``).
     integrator : {"euler", "rk4"}, default "euler"
         One explicit Euler step or one RK4 step per sample.
     measure : sequence of {"q", "qd"}, default ("q",)
         Measured quantities, stacked in this order (a single string is one name).
+    jacobian : {"auto", "analytic", "numerical"}, default "auto"
+        How ``F`` is computed: ``"analytic"`` (:meth:`analytic_transition_jacobian`, needs
+        ``regressor_derivatives``), ``"numerical"`` (central differences,
+        :func:`numerical_jacobian`); ``"auto"`` picks analytic when it is available.
     F_jac : callable, optional
-        Analytic Jacobian ``F_jac(x, u) -> (nx, nx)`` of the *discrete* map
-        :meth:`transition`; default: central differences (:func:`numerical_jacobian`).
+        Your own Jacobian ``F_jac(x, u) -> (nx, nx)`` of the *discrete* map
+        :meth:`transition` (then ``jacobian`` must stay ``"auto"``); ``u`` is the torque as
+        given to :meth:`predict`, shape ``(n,)`` or ``(3, n)``.
     fd_step : float, optional
         Relative step of the central differences (default ``eps^(1/3)``).
     names : sequence of str, optional
         Parameter names (default ``model.param_names`` if it has ``p`` entries, else
         ``b1, b2, ...``).
+    record_history : bool, default True
+        Passed to the :class:`ExtendedKalmanFilter` (switch off for Monte Carlo runs;
+        :meth:`run` returns its own arrays either way).
 
     Attributes
     ----------
@@ -402,14 +456,18 @@ class AugmentedStateIdentifier:
         The underlying filter.
     n, p, nx, m : int
         Joints, parameters, state size ``2n + p`` and measurement size.
+    jacobian : {"analytic", "numerical", "given"}
+        The Jacobian method in use.
 
     Raises
     ------
     ValueError
-        If ``dt <= 0``, an integrator or measurement name is unknown, sizes disagree, or
-        ``Q``/``R``/``P0`` are not symmetric positive semi-definite of the right size.
+        If ``dt <= 0``, an integrator, measurement or Jacobian name is unknown, sizes
+        disagree, ``Q``/``R``/``P0`` are not symmetric positive semi-definite of the right
+        size, ``base`` is given without a robot, or an analytic Jacobian is asked of a
+        model without derivatives.
     TypeError
-        If ``model`` is neither a callable nor an object with ``regressor``.
+        If ``model`` is neither a robot, a callable nor an object with ``regressor``.
 
     Examples
     --------
@@ -437,12 +495,22 @@ class AugmentedStateIdentifier:
         P0: Any,
         n: int | None = None,
         p: int | None = None,
+        base: Any = None,
         integrator: str = "euler",
         measure: Sequence[str] | str = ("q",),
+        jacobian: str = "auto",
         F_jac: Callable | None = None,
         fd_step: float | None = None,
         names: Sequence[str] | None = None,
+        record_history: bool = True,
     ) -> None:
+        if _is_robot(model):
+            model = robot_base_model(model, base)
+        elif base is not None:
+            raise ValueError(
+                "base is only used with a SerialRobot model; for a robot with friction or a symbolic "
+                "model pass robot_base_model(robot, base, ...) as the model"
+            )
         if hasattr(model, "regressor") and callable(getattr(model, "regressor")):
             fun = model.regressor
             for label, given, attrs in (("n", n, ("n_joints", "n")), ("p", p, ("n_params",))):
@@ -495,6 +563,23 @@ class AugmentedStateIdentifier:
         if F_jac is not None and not callable(F_jac):
             raise TypeError(f"F_jac must be callable or None, got {type(F_jac).__name__}")
         self._F_analytic = F_jac
+        check_choice("jacobian", jacobian, ("auto", "analytic", "numerical"))
+        derivs = getattr(model, "regressor_derivatives", None)
+        self._dYb = derivs if callable(derivs) else None
+        if F_jac is not None:
+            if jacobian != "auto":
+                raise ValueError(f"give either F_jac or jacobian={jacobian!r}, not both")
+            self.jacobian = "given"
+        elif jacobian == "analytic" and self._dYb is None:
+            raise ValueError(
+                "jacobian='analytic' needs a model with regressor_derivatives(q, qd, qdd) (a SymbolicModel "
+                f"or robot_base_model(..., symbolic=True)); got {type(model).__name__}"
+            )
+        elif jacobian == "auto":
+            self.jacobian = "analytic" if self._dYb is not None else "numerical"
+        else:
+            self.jacobian = jacobian
+        self._cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.fd_step = None if fd_step is None else check_positive("fd_step", fd_step)
         if names is None:
             names = tuple(f"b{i + 1}" for i in range(self.p))
@@ -513,7 +598,7 @@ class AugmentedStateIdentifier:
         P0 = _check_cov("P0", P0, self.nx, allow_diag=True)
         self.filter = ExtendedKalmanFilter(
             self.transition, self.measurement, self.transition_jacobian, self.measurement_jacobian,
-            Q, R, x0, P0,
+            Q, R, x0, P0, record_history=record_history,
         )
 
     # ------------------------------------------------------------------ model
@@ -554,14 +639,19 @@ class AugmentedStateIdentifier:
         return self._mass(q, beta)
 
     def _mass(self, q: np.ndarray, beta: np.ndarray) -> np.ndarray:
+        return self._mass_columns(q, beta)[0]
+
+    def _mass_columns(self, q: np.ndarray, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``M(q)`` and the regressor slopes ``D[j] = Yb(q, 0, e_j) - Yb(q, 0, 0)``, shape (n, n, p)."""
         zero = np.zeros(self.n)
-        g = self.regressor(q, zero, zero) @ beta
-        M = np.empty((self.n, self.n))
+        Y0 = self.regressor(q, zero, zero)
+        D = np.empty((self.n, self.n, self.p))
         for j in range(self.n):
             e = np.zeros(self.n)
             e[j] = 1.0
-            M[:, j] = self.regressor(q, zero, e) @ beta - g
-        return 0.5 * (M + M.T)
+            D[j] = self.regressor(q, zero, e) - Y0
+        M = (D @ beta).T                                      # column j is D[j] beta
+        return 0.5 * (M + M.T), D
 
     def bias(self, q: Any, qd: Any, beta: Any) -> np.ndarray:
         """Bias torques ``h(q, qd) = Yb(q, qd, 0) beta`` (Coriolis, centrifugal, gravity, friction).
@@ -579,7 +669,7 @@ class AugmentedStateIdentifier:
     def forward_dynamics(self, q: Any, qd: Any, tau: Any, beta: Any) -> np.ndarray:
         """Joint accelerations ``qdd = M(q)^-1 (tau - h(q, qd))`` of the base-parameter model.
 
-        The system is solved by LU (``numpy.linalg.solve``), not Cholesky: ``M`` is symmetric
+        The system is solved by LU (LAPACK ``gesv``), not Cholesky: ``M`` is symmetric
         positive definite for physical parameters, but an intermediate filter estimate may
         make it indefinite, and the filter should be able to move through such a region.
         For the small ``n`` of a robot arm LU is also the cheaper call.
@@ -599,7 +689,7 @@ class AugmentedStateIdentifier:
         M = self._mass(q, beta)
         rhs = tau - self.regressor(q, qd, np.zeros(self.n)) @ beta
         try:
-            qdd = np.linalg.solve(M, rhs)
+            qdd = _solve(M, rhs)
         except np.linalg.LinAlgError:
             raise ValueError(
                 f"the mass matrix M(q) built from the parameter estimate {beta} is singular at q = {q}"
@@ -623,14 +713,16 @@ class AugmentedStateIdentifier:
         return np.concatenate([qd, self._qdd(q, qd, u, beta), np.zeros(self.p)])
 
     def transition(self, x: Any, u: Any) -> np.ndarray:
-        """Discrete process model: one Euler or RK4 step of length ``dt`` with torque ``u`` held.
+        """Discrete process model: one Euler or RK4 step of length ``dt``.
 
         Parameters
         ----------
         x : array_like, shape (2n + p,)
             Augmented state ``[q, qd, beta]``.
-        u : array_like, shape (n,)
-            Joint torques over the step.
+        u : array_like, shape (n,) or (3, n)
+            Joint torques: held constant over the step (``(n,)``), or at the start, the
+            middle and the end of the step (``(3, n)``; the RK4 stages use them in the
+            order start, middle, middle, end; Euler uses the start).
 
         Returns
         -------
@@ -643,21 +735,35 @@ class AugmentedStateIdentifier:
             On wrong shapes, non-finite input, a missing ``u`` or a singular mass matrix.
         """
         x, u = self._check_xu(x, u)
+        c = self._cache
+        if c is not None and np.array_equal(c[0], x) and np.array_equal(c[1], u):
+            return c[2].copy()                       # computed with the analytic Jacobian
         return self._step(x, u)
 
-    def _check_xu(self, x: Any, u: Any) -> tuple[np.ndarray, np.ndarray]:
+    def _check_u(self, u: Any) -> np.ndarray:
+        """Torque over a step as a (3, n) array [start, middle, end]."""
         if u is None:
-            raise ValueError(f"the torque u (shape ({self.n},)) is required to predict the robot state")
-        return as_array("x", x, shape=(self.nx,)), as_array("u", u, shape=(self.n,))
+            raise ValueError(f"the torque u (shape ({self.n},) or (3, {self.n})) is required to predict the robot state")
+        u = as_array("u", u, ndim=(1, 2))
+        if u.shape == (self.n,):
+            return np.broadcast_to(u, (3, self.n))
+        if u.shape != (3, self.n):
+            raise ValueError(
+                f"u must have shape ({self.n},) (held over the step) or (3, {self.n}) (start, middle, end), got {u.shape}"
+            )
+        return u
+
+    def _check_xu(self, x: Any, u: Any) -> tuple[np.ndarray, np.ndarray]:
+        return as_array("x", x, shape=(self.nx,)), self._check_u(u)
 
     def _step(self, x: np.ndarray, u: np.ndarray) -> np.ndarray:
         dt = self.dt
         if self.integrator == "euler":
-            return x + dt * self._xdot(x, u)
-        k1 = self._xdot(x, u)
-        k2 = self._xdot(x + 0.5 * dt * k1, u)
-        k3 = self._xdot(x + 0.5 * dt * k2, u)
-        k4 = self._xdot(x + dt * k3, u)
+            return x + dt * self._xdot(x, u[0])
+        k1 = self._xdot(x, u[0])
+        k2 = self._xdot(x + 0.5 * dt * k1, u[1])
+        k3 = self._xdot(x + 0.5 * dt * k2, u[1])
+        k4 = self._xdot(x + dt * k3, u[2])
         return x + (dt / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
 
     def numerical_transition_jacobian(self, x: Any, u: Any) -> np.ndarray:
@@ -665,10 +771,118 @@ class AugmentedStateIdentifier:
         x, u = self._check_xu(x, u)
         return numerical_jacobian(lambda xx: self._step(xx, u), x, self.fd_step)
 
+    def dynamics_jacobian(self, x: Any, u: Any) -> np.ndarray:
+        """Analytic Jacobian ``A = d(dx/dt)/dx`` of the continuous augmented model.
+
+        With ``qdd`` defined implicitly by ``Yb(q, qd, qdd) beta = u`` and
+        ``M = d(Yb beta)/d(qdd)`` the mass matrix, the implicit-function theorem gives::
+
+            A = [[0,     I,      0     ],
+                 [-M^-1 G_q, -M^-1 G_qd, -M^-1 Yb(q, qd, qdd)],
+                 [0,     0,      0     ]],   G_q = d(Yb beta)/dq,  G_qd = d(Yb beta)/dqd
+
+        evaluated at the current ``qdd``, with ``dYb/dq`` and ``dYb/dqd`` from the model's
+        ``regressor_derivatives`` (exact for a :class:`SymbolicModel`).
+
+        Parameters
+        ----------
+        x : array_like, shape (2n + p,)
+        u : array_like, shape (n,)
+
+        Returns
+        -------
+        numpy.ndarray, shape (2n + p, 2n + p)
+
+        Raises
+        ------
+        ValueError
+            If the model has no ``regressor_derivatives``, on wrong shapes, NaN/inf or a
+            singular mass matrix.
+        """
+        if self._dYb is None:
+            raise ValueError(
+                "the model has no regressor_derivatives: use a SymbolicModel or robot_base_model(..., symbolic=True)"
+            )
+        x = as_array("x", x, shape=(self.nx,))
+        u = as_array("u", u, shape=(self.n,))
+        return self._xdot_and_A(x, u)[1]
+
+    def _xdot_and_A(self, x: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        n, p = self.n, self.p
+        q, qd, beta = x[:n], x[n:2 * n], x[2 * n:]
+        M, D = self._mass_columns(q, beta)
+        Yh = self.regressor(q, qd, np.zeros(n))
+        try:
+            qdd = _solve(M, u - Yh @ beta)
+        except np.linalg.LinAlgError:
+            raise ValueError(
+                f"the mass matrix M(q) built from the parameter estimate {beta} is singular at q = {q}"
+            ) from None
+        Y = Yh + np.tensordot(qdd, D, axes=1)                 # Yb(q, qd, qdd): affine in qdd
+        dq, dqd = self._dYb(q, qd, qdd)
+        dq, dqd = np.asarray(dq, dtype=float), np.asarray(dqd, dtype=float)
+        if dq.shape != (n, p, n) or dqd.shape != (n, p, n):
+            raise ValueError(
+                f"regressor_derivatives returned shapes {dq.shape}, {dqd.shape}, expected ({n}, {p}, {n}) each"
+            )
+        G = np.hstack([np.einsum("jki,k->ji", dq, beta), np.einsum("jki,k->ji", dqd, beta), Y])
+        A = np.zeros((self.nx, self.nx))
+        A[:n, n:2 * n] = np.eye(n)
+        A[n:2 * n] = -_solve(M, G)
+        if not (np.isfinite(qdd).all() and np.isfinite(A).all()):
+            raise ValueError(
+                f"the forward dynamics gave non-finite values at q = {q}, qd = {qd} with the parameters {beta}"
+            )
+        return np.concatenate([qd, qdd, np.zeros(p)]), A
+
+    def analytic_transition_jacobian(self, x: Any, u: Any) -> np.ndarray:
+        """Exact Jacobian of :meth:`transition` from :meth:`dynamics_jacobian`.
+
+        Euler: ``F = I + dt A(x)`` (the paper's ``F_{k-1}``).  RK4: the chain rule through
+        the four stages, ``D1 = A(x)``, ``D2 = A(x2) (I + dt/2 D1)``,
+        ``D3 = A(x3) (I + dt/2 D2)``, ``D4 = A(x4) (I + dt D3)``,
+        ``F = I + dt/6 (D1 + 2 D2 + 2 D3 + D4)``.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`dynamics_jacobian`.
+        """
+        if self._dYb is None:
+            raise ValueError(
+                "the model has no regressor_derivatives: use a SymbolicModel or robot_base_model(..., symbolic=True)"
+            )
+        x, u = self._check_xu(x, u)
+        return self._step_and_F(x, u)[1]
+
+    def _step_and_F(self, x: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        dt, I = self.dt, np.eye(self.nx)
+        k1, D1 = self._xdot_and_A(x, u[0])
+        if self.integrator == "euler":
+            return x + dt * k1, I + dt * D1
+        k2, A2 = self._xdot_and_A(x + 0.5 * dt * k1, u[1])
+        D2 = A2 @ (I + 0.5 * dt * D1)
+        k3, A3 = self._xdot_and_A(x + 0.5 * dt * k2, u[1])
+        D3 = A3 @ (I + 0.5 * dt * D2)
+        k4, A4 = self._xdot_and_A(x + dt * k3, u[2])
+        D4 = A4 @ (I + dt * D3)
+        return (x + (dt / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4),
+                I + (dt / 6.0) * (D1 + 2.0 * D2 + 2.0 * D3 + D4))
+
     def transition_jacobian(self, x: Any, u: Any) -> np.ndarray:
-        """Jacobian ``F`` of :meth:`transition`: the analytic ``F_jac`` if given, else central differences."""
+        """Jacobian ``F`` of :meth:`transition`, by the method in :attr:`jacobian`.
+
+        ``"given"``: the ``F_jac`` passed in; ``"analytic"``: :meth:`analytic_transition_jacobian`
+        (the new state is kept, so the following :meth:`transition` at the same ``x, u``
+        costs nothing); ``"numerical"``: :meth:`numerical_transition_jacobian`.
+        """
         if self._F_analytic is not None:
             return _check_out("F_jac(x, u)", self._F_analytic(x, u), (self.nx, self.nx))
+        if self.jacobian == "analytic":
+            x, u = self._check_xu(x, u)
+            x_next, F = self._step_and_F(x, u)
+            self._cache = (x.copy(), u.copy(), x_next)
+            return F
         return self.numerical_transition_jacobian(x, u)
 
     def measurement(self, x: Any) -> np.ndarray:
@@ -681,8 +895,9 @@ class AugmentedStateIdentifier:
 
     # ------------------------------------------------------------------ filter
     def predict(self, u: Any) -> None:
-        """EKF prediction over one step ``dt`` with the torque ``u`` (shape ``(n,)``) held."""
-        self.filter.predict(as_array("u", u, shape=(self.n,)))
+        """EKF prediction over one step ``dt`` with the torque ``u`` (see :meth:`transition`)."""
+        self._check_u(u)
+        self.filter.predict(np.asarray(u, dtype=float))
 
     def update(self, z: Any) -> None:
         """EKF correction with the measurement ``z`` (shape ``(m,)``, order of ``measure``)."""
@@ -708,27 +923,38 @@ class AugmentedStateIdentifier:
         """Standard deviations of the parameters, ``sqrt(diag(P))`` of the parameter block."""
         return np.sqrt(np.clip(np.diag(self.filter.P)[2 * self.n:], 0.0, None))
 
-    def run(self, t: Any, tau: Any, z: Any) -> dict[str, np.ndarray]:
+    def run(self, t: Any, tau: Any, z: Any, *, torque: str = "hold",
+            keep_cov: bool = False) -> dict[str, np.ndarray]:
         """Filter a whole data set: update with ``z[0]``, then predict/update for each sample.
 
         The filter continues from its current state (call ``filter.reset`` to restart).
-        Between ``t[k-1]`` and ``t[k]`` the torque ``tau[k-1]`` is held (zero-order hold),
-        which is how the data should be generated for an exact model.
 
         Parameters
         ----------
         t : array_like, shape (N,)
             Sample times, uniformly spaced by ``dt``.
         tau : array_like, shape (N, n)
-            Joint torques.
+            Joint torques sampled at ``t``.
         z : array_like, shape (N, m)
             Measurements in the order of ``measure`` (e.g. ``[q, qd]`` per row).
+        torque : {"hold", "cubic"}, default "hold"
+            How the torque varies between ``t[k-1]`` and ``t[k]``.  ``"hold"``: ``tau[k-1]``
+            is held (zero-order hold: exact for a digital controller whose output is
+            constant over the period).  ``"cubic"``: the torque is a smooth signal sampled
+            at ``t``; the RK4 stages get the samples at both ends and the middle value of
+            the cubic through four neighbouring samples,
+            ``(-tau[k-2] + 9 tau[k-1] + 9 tau[k] - tau[k+1]) / 16`` (a quadratic at the two
+            ends of the record).  Holding a smooth torque costs an ``O(dt^3)`` error per step
+            in the velocities; the cubic one ``O(dt^5)``, the order of RK4 itself.
+        keep_cov : bool, default False
+            Also return every posterior covariance (key ``"P"``), e.g. for the NEES.
 
         Returns
         -------
         dict of numpy.ndarray
             ``"t"`` (N,), posterior ``"x"`` (N, nx) and ``"P_diag"`` (N, nx), and the views
-            ``"q"``, ``"qd"`` (N, n), ``"params"``, ``"std"`` (N, p) for plotting.
+            ``"q"``, ``"qd"`` (N, n), ``"params"``, ``"std"`` (N, p) for plotting; with
+            ``keep_cov`` also ``"P"`` (N, nx, nx).
 
         Raises
         ------
@@ -747,23 +973,672 @@ class AugmentedStateIdentifier:
                 f"t must be uniformly spaced by dt = {self.dt}; got steps between "
                 f"{np.min(np.diff(t)):.6g} and {np.max(np.diff(t)):.6g}"
             )
+        check_choice("torque", torque, ("hold", "cubic"))
+        if torque == "cubic" and N > 1:
+            U = np.stack([tau[:-1], torque_midpoints(tau), tau[1:]], axis=1)   # (N-1, 3, n)
+        else:
+            U = tau[:-1]                                                        # (N-1, n), held
         X = np.empty((N, self.nx))
         Pd = np.empty((N, self.nx))
+        Ps = np.empty((N, self.nx, self.nx)) if keep_cov else None
         for k in range(N):
             if k > 0:
-                self.filter.predict(tau[k - 1])
+                self.filter.predict(U[k - 1])
             self.filter.update(z[k])
             X[k] = self.filter._x
             Pd[k] = np.diag(self.filter._P)
+            if Ps is not None:
+                Ps[k] = self.filter._P
         n = self.n
         std = np.sqrt(np.clip(Pd[:, 2 * n:], 0.0, None))
-        return {
+        out = {
             "t": t.copy(), "x": X, "P_diag": Pd, "q": X[:, :n], "qd": X[:, n:2 * n],
             "params": X[:, 2 * n:], "std": std,
         }
+        if Ps is not None:
+            out["P"] = Ps
+        return out
 
     def __repr__(self) -> str:
         return (
             f"AugmentedStateIdentifier(n={self.n}, p={self.p}, dt={self.dt:g}, "
             f"integrator={self.integrator!r}, measure={self.measure})"
         )
+
+
+# ---------------------------------------------------------------------- helpers for experiments
+def torque_midpoints(tau: Any) -> np.ndarray:
+    """Values half-way between consecutive samples of a smooth signal (cubic interpolation).
+
+    Inside the record, ``(-x[k-1] + 9 x[k] + 9 x[k+1] - x[k+2]) / 16`` (the cubic through
+    four samples, error ``O(dt^4)``); between the first two and the last two samples the
+    quadratic through three, ``(3 x[0] + 6 x[1] - x[2]) / 8`` and its mirror image; with two
+    samples, their mean.
+
+    Parameters
+    ----------
+    tau : array_like, shape (N,) or (N, n)
+        Uniformly sampled signal, N >= 2.
+
+    Returns
+    -------
+    numpy.ndarray, shape (N - 1,) or (N - 1, n)
+        The signal at ``t[k] + dt / 2`` for ``k = 0 .. N-2``.
+
+    Raises
+    ------
+    ValueError
+        If ``tau`` has fewer than 2 samples or is not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.ekf import torque_midpoints
+    >>> t = np.arange(6) * 0.1
+    >>> bool(np.allclose(torque_midpoints(t**2), (t[:-1] + 0.05) ** 2))        # exact for quadratics
+    True
+    >>> bool(np.allclose(torque_midpoints(t**3)[1:-1], (t[1:-2] + 0.05) ** 3))  # inside: cubics too
+    True
+    """
+    x = as_array("tau", tau, ndim=(1, 2))
+    N = x.shape[0]
+    if N < 2:
+        raise ValueError(f"tau must have at least 2 samples, got {N}")
+    if N == 2:
+        return 0.5 * (x[0] + x[1])[None]
+    mid = np.empty((N - 1,) + x.shape[1:])
+    mid[0] = (3 * x[0] + 6 * x[1] - x[2]) / 8
+    mid[-1] = (-x[-3] + 6 * x[-2] + 3 * x[-1]) / 8
+    if N > 3:
+        mid[1:-1] = (-x[:-3] + 9 * x[1:-2] + 9 * x[2:-1] - x[3:]) / 16
+    return mid
+
+
+def nees(error: Any, P: Any) -> np.ndarray:
+    """Normalised estimation error squared ``e' P^-1 e`` (Bar-Shalom, Li and Kirubarajan 2001, sec. 5.4).
+
+    For a consistent filter the true error ``e = x - x_hat`` is zero-mean with covariance
+    ``P``, and the NEES is chi-square distributed with ``nx`` degrees of freedom (mean ``nx``).
+
+    Parameters
+    ----------
+    error : array_like, shape (..., nx)
+        Estimation errors (truth minus estimate).
+    P : array_like, shape (..., nx, nx)
+        The filter's covariances (positive definite), broadcast against ``error``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        On mismatched shapes, NaN/inf, or a covariance that is not positive definite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.ekf import nees
+    >>> float(nees([1.0, 2.0], np.diag([1.0, 4.0])))
+    2.0
+    """
+    e = as_array("error", error)
+    P = as_array("P", P)
+    if e.ndim < 1 or P.ndim < 2 or P.shape[-1] != P.shape[-2] or P.shape[-1] != e.shape[-1]:
+        raise ValueError(f"error must have shape (..., nx) and P (..., nx, nx); got {e.shape} and {P.shape}")
+    try:
+        L = np.linalg.cholesky(P)
+    except np.linalg.LinAlgError:
+        raise ValueError("P must be positive definite (the NEES needs its inverse)") from None
+    e_b = np.broadcast_to(e, np.broadcast_shapes(e.shape, P.shape[:-1]))
+    L = np.broadcast_to(L, e_b.shape + (e_b.shape[-1],))
+    w = np.linalg.solve(L, e_b[..., None])[..., 0]
+    return np.sum(w * w, axis=-1)
+
+
+def nees_bounds(n_states: int, n_runs: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Two-sided bounds of the NEES averaged over ``n_runs`` independent Monte Carlo runs.
+
+    ``n_runs`` times the average NEES of a consistent filter is chi-square with
+    ``n_runs * n_states`` degrees of freedom, so the average lies between
+    ``chi2.ppf((1 - c) / 2, M nx) / M`` and ``chi2.ppf((1 + c) / 2, M nx) / M`` with
+    probability ``c`` (Bar-Shalom, Li and Kirubarajan 2001, sec. 5.4).
+
+    Parameters
+    ----------
+    n_states : int
+        Dimension ``nx`` of the error.
+    n_runs : int
+        Number of runs ``M``.
+    confidence : float, default 0.95
+        Probability ``c`` in ``(0, 1)``.
+
+    Returns
+    -------
+    (float, float)
+
+    Raises
+    ------
+    ValueError
+        If a count is not a positive integer or ``confidence`` is outside ``(0, 1)``.
+
+    Examples
+    --------
+    >>> from robidlib.estimation.ekf import nees_bounds
+    >>> lo, hi = nees_bounds(5, 25)
+    >>> round(lo, 2), round(hi, 2)
+    (3.84, 6.31)
+    """
+    from scipy.stats import chi2
+
+    for label, v in (("n_states", n_states), ("n_runs", n_runs)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise ValueError(f"{label} must be a positive integer, got {v!r}")
+    c = check_positive("confidence", confidence)
+    if not c < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    dof = n_runs * n_states
+    return float(chi2.ppf(0.5 * (1 - c), dof) / n_runs), float(chi2.ppf(0.5 * (1 + c), dof) / n_runs)
+
+
+# ---------------------------------------------------------------------- models
+def _is_robot(obj: Any) -> bool:
+    """True for a :class:`robidlib.robot.SerialRobot` (imported lazily: the core is optional here)."""
+    from ..robot import SerialRobot
+
+    return isinstance(obj, SerialRobot)
+
+
+def _exact(value: float) -> Any:
+    """A float as a sympy number, rational when it is one to 1e-12 (0.5 -> 1/2, 6e-17 -> 0)."""
+    import sympy as sp
+
+    return sp.nsimplify(float(value), tolerance=1e-12, rational=True)
+
+
+def symbolic_regressor(robot: Any) -> tuple[Any, tuple, tuple, tuple]:
+    """Regressor of the standard parameters of a serial robot, derived symbolically (sympy).
+
+    The Lagrangian of link ``j`` is linear in its standard parameters
+    ``pi_j = [m, mx, my, mz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz]`` (inertia about the link
+    origin, GUIDE order), with the link-frame angular velocity ``w`` and origin velocity
+    ``v``, the base-frame origin ``p`` and rotation ``R``, and the gravity vector ``g``::
+
+        L_j = m (v.v / 2 + g.p) + h.(v x w + R' g) + w' I w / 2,   h = m c = [mx, my, mz]
+
+    (``T = m v.v/2 + v.(w x h) + w' I w/2`` and ``V = -m g.p - g.(R h)``).  Column ``k`` of
+    the regressor is Lagrange's operator applied to the coefficient ``L_k`` of ``pi_k``:
+    ``Y[:, k] = d/dt dL_k/dqd - dL_k/dq``, so ``Y @ pi`` is the rigid-body torque
+    (:cite:`khalil2002`).  ``w`` and ``v`` come from the usual outward recursion, so the
+    expressions stay polynomial in sines and cosines of the joint angles.  Geometry and
+    gravity enter as exact rationals where they are (``0.5 -> 1/2``).
+
+    Meant for small robots (the 2R arm of the book takes about half a second); the cost
+    grows quickly with the number of joints.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+        Only its kinematics (joint origins, axes, types) and gravity are used.
+
+    Returns
+    -------
+    Y : sympy.Matrix, shape (n, 10 n)
+        Columns in the order of ``robot.param_names``.
+    q, qd, qdd : tuple of sympy.Symbol
+        The symbols ``q1..qn``, ``qd1..qdn``, ``qdd1..qddn``.
+
+    Raises
+    ------
+    TypeError
+        If ``robot`` is not a :class:`~robidlib.robot.SerialRobot`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.robot import SerialRobot
+    >>> from robidlib.estimation.ekf import symbolic_regressor
+    >>> pend = SerialRobot.from_dh("R", a=[0.0], alpha=[0.0], d=[0.0], gravity=[0, -9.81, 0])
+    >>> Y, q, qd, qdd = symbolic_regressor(pend)
+    >>> Y[0, 1], Y[0, 6]                  # columns of mx1 and Izz1
+    (981*cos(q1)/100, qdd1)
+    """
+    import sympy as sp
+
+    if not _is_robot(robot):
+        raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
+    n = robot.n
+    q = sp.symbols(f"q1:{n + 1}")
+    qd = sp.symbols(f"qd1:{n + 1}")
+    qdd = sp.symbols(f"qdd1:{n + 1}")
+    g = sp.Matrix([_exact(c) for c in robot.gravity])
+    w, v = sp.zeros(3, 1), sp.zeros(3, 1)
+    R, p = sp.eye(3), sp.zeros(3, 1)
+    lagrangian_terms = []
+    for i in range(n):
+        T = robot.joint_origins[i]
+        R0 = sp.Matrix(3, 3, [_exact(c) for c in T[:3, :3].ravel()])
+        p0 = sp.Matrix([_exact(c) for c in T[:3, 3]])
+        a = sp.Matrix([_exact(c) for c in robot.joint_axes[i]])
+        if robot.joint_types[i] == "revolute":
+            K = sp.Matrix([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+            Ri = R0 * (sp.eye(3) + sp.sin(q[i]) * K + (1 - sp.cos(q[i])) * K * K)   # Rodrigues
+            pi = p0
+            v = Ri.T * (v + w.cross(pi))
+            w = Ri.T * w + a * qd[i]
+        else:
+            Ri, pi = R0, p0 + q[i] * R0 * a
+            v = Ri.T * (v + w.cross(pi)) + a * qd[i]
+            w = Ri.T * w
+        w, v = w.applyfunc(sp.expand), v.applyfunc(sp.expand)
+        p = (p + R * pi).applyfunc(sp.expand)
+        R = (R * Ri).applyfunc(sp.expand)
+        vw, Rg = v.cross(w), R.T * g
+        lagrangian_terms += [
+            v.dot(v) / 2 + g.dot(p), vw[0] + Rg[0], vw[1] + Rg[1], vw[2] + Rg[2],
+            w[0] ** 2 / 2, w[1] ** 2 / 2, w[2] ** 2 / 2, w[0] * w[1], w[0] * w[2], w[1] * w[2],
+        ]
+    Y = sp.zeros(n, 10 * n)
+    for k, Lk in enumerate(lagrangian_terms):
+        Lk = sp.expand(Lk)
+        for j in range(n):
+            dL = sp.diff(Lk, qd[j])
+            ddt = sum(sp.diff(dL, q[i]) * qd[i] + sp.diff(dL, qd[i]) * qdd[i] for i in range(n))
+            Y[j, k] = sp.expand(ddt - sp.diff(Lk, q[j]))
+    return Y, q, qd, qdd
+
+
+def _joint_batch(name: str, x: Any, n: int) -> tuple[np.ndarray, bool]:
+    """``(n,)`` -> ``((1, n), True)``; ``(N, n)`` -> ``((N, n), False)``, checked."""
+    a = as_array(name, x, ndim=(1, 2))
+    if a.shape[-1] != n:
+        raise ValueError(f"{name} must have shape ({n},) or (N, {n}), got {a.shape}")
+    return (a[None], True) if a.ndim == 1 else (a, False)
+
+
+def _same_batch(n: int, **arrays: Any) -> tuple[list[np.ndarray], bool]:
+    out, single = [], set()
+    for name, x in arrays.items():
+        a, s = _joint_batch(name, x, n)
+        out.append(a)
+        single.add(s)
+    if len(single) > 1 or len({a.shape for a in out}) > 1:
+        shapes = ", ".join(f"{k}: {np.shape(v)}" for k, v in arrays.items())
+        raise ValueError(f"{', '.join(arrays)} must have the same shape, got {shapes}")
+    return out, single.pop()
+
+
+class SymbolicModel:
+    """A regressor model given as a sympy matrix: fast numeric evaluation and exact derivatives.
+
+    The model ``tau = Y(q, qd, qdd) beta`` is compiled with :func:`sympy.lambdify` (common
+    subexpressions eliminated), and so are the derivatives ``dY/dq_i`` and ``dY/dqd_i``.
+    With them :class:`AugmentedStateIdentifier` builds the *analytic* Jacobian of the
+    augmented dynamics (see :meth:`AugmentedStateIdentifier.dynamics_jacobian`).
+    The derivative of a ``sign`` (Coulomb friction) is taken as zero (a Dirac at zero
+    velocity that no filter can use).
+
+    Parameters
+    ----------
+    Y : sympy.Matrix, shape (n, p)
+        Regressor; affine in the accelerations ``qdd`` (as every mechanical model is).
+    q, qd, qdd : sequence of sympy.Symbol, length n
+        Symbols of the positions, velocities and accelerations (all distinct).
+    names : sequence of str, optional
+        Parameter names (default ``b1..bp``).
+
+    Attributes
+    ----------
+    Y : sympy.Matrix
+    symbols : tuple of tuple of sympy.Symbol
+        ``(q, qd, qdd)``.
+    n_joints, n_params : int
+    param_names : tuple of str
+
+    Raises
+    ------
+    TypeError
+        If ``Y`` is not a sympy matrix or a symbol is not a sympy symbol.
+    ValueError
+        On inconsistent sizes, repeated symbols, other free symbols in ``Y``, a ``Y`` that
+        is not affine in ``qdd``, or names of the wrong length.
+
+    Examples
+    --------
+    The pendulum of chapter 1, ``tau = [qdd, sin q, qd] a``:
+
+    >>> import numpy as np, sympy as sp
+    >>> from robidlib.estimation.ekf import SymbolicModel
+    >>> q, qd, qdd = sp.symbols("q qd qdd")
+    >>> model = SymbolicModel(sp.Matrix([[qdd, sp.sin(q), qd]]), [q], [qd], [qdd], names=["a1", "a2", "a3"])
+    >>> model.regressor([0.5], [1.0], [2.0]).round(4)
+    array([[2.    , 0.4794, 1.    ]])
+    >>> dq, dqd = model.regressor_derivatives([0.5], [1.0], [2.0])
+    >>> dq[0, :, 0].round(4), dqd[0, :, 0]
+    (array([0.    , 0.8776, 0.    ]), array([0., 0., 1.]))
+    """
+
+    def __init__(self, Y: Any, q: Sequence[Any], qd: Sequence[Any], qdd: Sequence[Any],
+                 names: Sequence[str] | None = None) -> None:
+        import sympy as sp
+
+        if not isinstance(Y, sp.MatrixBase):
+            raise TypeError(f"Y must be a sympy Matrix, got {type(Y).__name__}")
+        Y = sp.Matrix(Y)
+        groups = {}
+        for label, syms in (("q", q), ("qd", qd), ("qdd", qdd)):
+            syms = tuple(syms)
+            for s in syms:
+                if not isinstance(s, sp.Symbol):
+                    raise TypeError(f"{label} must hold sympy Symbols, got {type(s).__name__}")
+            groups[label] = syms
+        n = len(groups["q"])
+        if n == 0 or len(groups["qd"]) != n or len(groups["qdd"]) != n:
+            raise ValueError(
+                "q, qd and qdd must hold the same positive number of symbols, got "
+                f"{len(groups['q'])}, {len(groups['qd'])}, {len(groups['qdd'])}"
+            )
+        if Y.rows != n or Y.cols == 0:
+            raise ValueError(f"Y must have shape ({n}, p) with p >= 1 (one row per joint), got {Y.shape}")
+        allsyms = groups["q"] + groups["qd"] + groups["qdd"]
+        if len(set(allsyms)) != len(allsyms):
+            raise ValueError(f"the symbols of q, qd and qdd must be distinct, got {allsyms}")
+        extra = Y.free_symbols - set(allsyms)
+        if extra:
+            raise ValueError(
+                f"Y depends on symbols other than q, qd, qdd: {sorted(map(str, extra))}; substitute numbers first"
+            )
+        for s in groups["qdd"]:
+            for s2 in groups["qdd"]:
+                if any(sp.expand(e) != 0 for e in Y.diff(s).diff(s2)):
+                    raise ValueError(f"Y must be affine in the accelerations, but d2Y/d{s}d{s2} is not zero")
+        p = Y.cols
+        if names is None:
+            names = tuple(f"b{i + 1}" for i in range(p))
+        names = tuple(str(s) for s in names)
+        if len(names) != p:
+            raise ValueError(f"names must have {p} entries (one per column of Y), got {len(names)}")
+        self.Y = Y
+        self.symbols = (groups["q"], groups["qd"], groups["qdd"])
+        self.n_joints, self.n_params, self.param_names = n, p, names
+
+        def no_dirac(e: Any) -> Any:   # d sign(v)/dv: DiracDelta (real v) or an unevaluated Derivative
+            return e.replace(
+                lambda a: isinstance(a, sp.DiracDelta) or (isinstance(a, sp.Derivative) and a.expr.func == sp.sign),
+                lambda a: sp.S.Zero,
+            )
+
+        derivs = [Y.diff(s).applyfunc(no_dirac) for s in groups["q"] + groups["qd"]]
+        dY = [e for D in derivs for e in D]
+        # one sample: plain floats through the math module (a few microseconds per call);
+        # batches: numpy
+        math_mod = [{"sign": lambda v: float(np.sign(v))}, "math"]
+        self._f_Y1 = sp.lambdify(allsyms, list(Y), modules=math_mod, cse=True)
+        self._f_dY1 = sp.lambdify(allsyms, dY, modules=math_mod, cse=True)
+        self._f_Y = sp.lambdify(allsyms, list(Y), modules="numpy", cse=True)
+
+    def _one(self, fun: Callable, q: Any, qd: Any, qdd: Any, shape: tuple[int, ...]) -> np.ndarray | None:
+        """Fast path for one float sample of shape (n,); None if the checked path is needed."""
+        n = self.n_joints
+        for a in (q, qd, qdd):
+            if type(a) is not np.ndarray or a.shape != (n,) or a.dtype != np.float64:
+                return None
+        try:
+            out = np.array(fun(*q.tolist(), *qd.tolist(), *qdd.tolist()), dtype=float).reshape(shape)
+        except (ValueError, OverflowError):   # math domain error on inf
+            return None
+        return out if np.isfinite(out).all() else None
+
+    def regressor(self, q: Any, qd: Any, qdd: Any) -> np.ndarray:
+        """Numeric regressor: shape ``(n, p)`` for one sample ``(n,)``, ``(N, n, p)`` for ``(N, n)``.
+
+        Raises
+        ------
+        ValueError
+            On inconsistent shapes or NaN/inf (in the input or in the result).
+        """
+        shape = (self.n_joints, self.n_params)
+        out = self._one(self._f_Y1, q, qd, qdd, shape)
+        if out is not None:
+            return out
+        args, single = _same_batch(self.n_joints, q=q, qd=qd, qdd=qdd)
+        N = args[0].shape[0]
+        with np.errstate(all="ignore"):             # overflow is reported below as a ValueError
+            vals = self._f_Y(*[a[:, j] for a in args for j in range(a.shape[1])])
+            out = np.stack([np.broadcast_to(np.asarray(v, dtype=float), (N,)) for v in vals], axis=-1)
+        out = out.reshape((N,) + shape)
+        if not np.isfinite(out).all():
+            raise ValueError("the symbolic regressor returned non-finite values (overflow at a huge state?)")
+        return out[0] if single else out
+
+    def regressor_derivatives(self, q: Any, qd: Any, qdd: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Exact derivatives ``dY/dq`` and ``dY/dqd`` of one sample.
+
+        Parameters
+        ----------
+        q, qd, qdd : array_like, shape (n,)
+
+        Returns
+        -------
+        dY_dq, dY_dqd : numpy.ndarray, shape (n, p, n)
+            ``dY_dq[:, :, i]`` is ``dY/dq_i`` (likewise for ``qd``).
+
+        Raises
+        ------
+        ValueError
+            On wrong shapes or NaN/inf.
+        """
+        n, p = self.n_joints, self.n_params
+        D = self._one(self._f_dY1, q, qd, qdd, (2, n, n, p))     # [which, i, row, col]
+        if D is None:
+            q, qd, qdd = (as_array(name, x, shape=(n,)) for name, x in (("q", q), ("qd", qd), ("qdd", qdd)))
+            D = self._one(self._f_dY1, q, qd, qdd, (2, n, n, p))
+            if D is None:
+                raise ValueError("the derivatives of the symbolic regressor are not finite at this state")
+        return np.moveaxis(D[0], 0, -1), np.moveaxis(D[1], 0, -1)
+
+    def __repr__(self) -> str:
+        return f"SymbolicModel(n_joints={self.n_joints}, n_params={self.n_params})"
+
+
+class RobotBaseModel:
+    """The base-parameter model of a serial robot: ``tau = Yb(q, qd, qdd) beta``.
+
+    Built by :func:`robot_base_model`; see there.  ``regressor`` reduces the standard
+    regressor of :func:`robidlib.regressor.regressor` with ``base.reduce`` (numeric route)
+    or evaluates the compiled symbolic base regressor (``symbolic=True``, which also
+    provides :meth:`regressor_derivatives` for analytic EKF Jacobians).
+
+    Attributes
+    ----------
+    robot : SerialRobot
+    base : BaseParameters
+    friction : tuple of str
+        Friction terms appended after the base columns.
+    n_joints, n_params : int
+    param_names : tuple of str
+    params : numpy.ndarray, shape (n_params,)
+        The robot's own base parameters (and friction coefficients): the truth in a simulation.
+    symbolic : SymbolicModel or None
+        The compiled symbolic model when built with ``symbolic=True``.
+    """
+
+    def __init__(self, robot: Any, base: Any, friction: tuple[str, ...], base_has_friction: bool,
+                 symbolic: "SymbolicModel | None") -> None:
+        from ..params import friction_names
+
+        self.robot, self.base, self.friction = robot, base, friction
+        self._base_has_friction = base_has_friction
+        self.n_joints = int(robot.n)
+        extra = friction_names(robot.n, friction) if friction else ()
+        self.param_names = tuple(base.base_names) + tuple(extra)
+        self.n_params = len(self.param_names)
+        pi = np.asarray(robot.params, dtype=float)
+        if base_has_friction:
+            pi = np.concatenate([pi, np.asarray(robot.friction, dtype=float).ravel()])
+        cols = [0 if t == "viscous" else 1 for t in friction]
+        fr = np.asarray(robot.friction, dtype=float)[:, cols].ravel() if friction else np.zeros(0)
+        self.params = np.concatenate([base.beta(pi), fr])
+        self.symbolic = symbolic
+
+    def regressor(self, q: Any, qd: Any, qdd: Any) -> np.ndarray:
+        """Base regressor: ``(n, p)`` for one sample ``(n,)``, ``(N, n, p)`` for ``(N, n)``.
+
+        Raises
+        ------
+        ValueError
+            On inconsistent shapes or NaN/inf.
+        """
+        if self.symbolic is not None:
+            return self.symbolic.regressor(q, qd, qdd)
+        return self.numeric_regressor(q, qd, qdd)
+
+    def numeric_regressor(self, q: Any, qd: Any, qdd: Any) -> np.ndarray:
+        """The same regressor by the numeric route (``regressor`` + ``base.reduce``)."""
+        from ..regressor import friction_regressor, regressor
+
+        (q, qd, qdd), single = _same_batch(self.n_joints, q=q, qd=qd, qdd=qdd)
+        Y = regressor(self.robot, q, qd, qdd)
+        if self._base_has_friction:
+            Y = np.concatenate([Y, friction_regressor(qd)], axis=-1)
+        Y = self.base.reduce(Y)
+        if self.friction:
+            Y = np.concatenate([Y, friction_regressor(qd, terms=self.friction)], axis=-1)
+        return Y[0] if single else Y
+
+    def __repr__(self) -> str:
+        kind = "symbolic" if self.symbolic is not None else "numeric"
+        return (f"RobotBaseModel({self.robot.name!r}, n_joints={self.n_joints}, n_params={self.n_params}, "
+                f"{kind})")
+
+
+class SymbolicRobotBaseModel(RobotBaseModel):
+    """A :class:`RobotBaseModel` with a compiled symbolic regressor and its exact derivatives."""
+
+    def regressor_derivatives(self, q: Any, qd: Any, qdd: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``dYb/dq`` and ``dYb/dqd`` of one sample, each ``(n, p, n)`` (see :class:`SymbolicModel`)."""
+        return self.symbolic.regressor_derivatives(q, qd, qdd)
+
+    @property
+    def Y(self) -> Any:
+        """The symbolic base regressor (sympy Matrix, shape ``(n, p)``)."""
+        return self.symbolic.Y
+
+
+def robot_base_model(
+    robot: Any,
+    base: Any = None,
+    *,
+    friction: Sequence[str] = (),
+    symbolic: bool = False,
+    simplify: bool = True,
+) -> RobotBaseModel:
+    """Wire a serial robot and its base parameters into a model for :class:`AugmentedStateIdentifier`.
+
+    The model exposes ``regressor(q, qd, qdd) -> (n, p)``, ``n_joints``, ``n_params``,
+    ``param_names`` and the robot's true base parameters ``params``.  Its columns are the
+    base regressor ``Yb = base.reduce(Y)`` of the standard regressor ``Y`` of
+    :func:`robidlib.regressor.regressor`, followed by the friction columns of
+    ``friction`` (joint-major, e.g. ``fv1, fv2``; each friction coefficient is a base
+    parameter of its own).
+
+    Parameters
+    ----------
+    robot : SerialRobot
+        The robot (kinematics, gravity; its inertial and friction parameters give ``params``).
+    base : BaseParameters, optional
+        From :func:`robidlib.base.base_parameters` of this robot, either without friction
+        (``10 n`` standard parameters) or with ``friction=True`` (``12 n``: viscous and
+        Coulomb columns already inside, then ``friction`` must be empty).  Default:
+        ``base_parameters(robot)`` (QR regrouping).
+    friction : sequence of {"viscous", "coulomb"}, default ()
+        Friction terms to append (Coulomb makes the dynamics discontinuous at ``qd = 0``;
+        an EKF handles viscous friction much better).
+    symbolic : bool, default False
+        Derive the base regressor with sympy (:func:`symbolic_regressor`), compile it, and
+        provide exact derivatives (:class:`SymbolicRobotBaseModel`).  Much faster to
+        evaluate sample by sample than the numeric route, but the derivation itself is only
+        practical for a few joints.
+    simplify : bool, default True
+        With ``symbolic=True``, ``trigsimp`` each base column (readable, cheaper to evaluate).
+
+    Returns
+    -------
+    RobotBaseModel or SymbolicRobotBaseModel
+
+    Raises
+    ------
+    TypeError
+        If ``robot`` is not a SerialRobot or ``base`` not a BaseParameters.
+    ValueError
+        If ``base`` belongs to another parameter list (names differ), friction terms are
+        unknown, repeated, or given twice (in ``base`` and ``friction``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.robot import SerialRobot
+    >>> from robidlib.estimation.ekf import robot_base_model
+    >>> arm = SerialRobot.from_dh("RR", a=[0, 0.5], alpha=[0, 0], d=[0, 0], mass=[1.0, 0.7],
+    ...                           com=[[0.25, 0, 0], [0.2, 0, 0]], gravity=[0, -9.81, 0])
+    >>> model = robot_base_model(arm, friction=["viscous"])
+    >>> model.param_names
+    ('mx1R', 'my1', 'Izz1R', 'mx2', 'my2', 'Izz2', 'fv1', 'fv2')
+    >>> model.regressor(np.zeros(2), np.zeros(2), np.zeros(2)).shape
+    (2, 8)
+    """
+    from ..base import BaseParameters, base_parameters
+    from ..params import _check_terms, friction_names
+
+    if not _is_robot(robot):
+        raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
+    if base is None:
+        base = base_parameters(robot)
+    if not isinstance(base, BaseParameters):
+        raise TypeError(f"base must be a BaseParameters (from base_parameters(robot)), got {type(base).__name__}")
+    friction = () if len(tuple(friction)) == 0 else _check_terms(friction, False)
+    rigid = tuple(robot.param_names)
+    with_fr = rigid + tuple(friction_names(robot.n))
+    if tuple(base.names) == rigid:
+        base_has_friction = False
+    elif tuple(base.names) == with_fr:
+        base_has_friction = True
+        if friction:
+            raise ValueError(
+                f"base already holds the friction columns {friction_names(robot.n)}; do not give friction={friction}"
+            )
+    else:
+        raise ValueError(
+            f"base must be computed for this robot's {len(rigid)} parameters {rigid[:2]}... "
+            f"(or {len(with_fr)} with friction=True), got {base.n_params} named {tuple(base.names)[:2]}..."
+        )
+    if not isinstance(symbolic, (bool, np.bool_)):
+        raise TypeError(f"symbolic must be True or False, got {symbolic!r}")
+    if not symbolic:
+        return RobotBaseModel(robot, base, friction, base_has_friction, None)
+
+    import sympy as sp
+
+    Y, q, qd, qdd = symbolic_regressor(robot)
+    n = robot.n
+    if base_has_friction:
+        F = sp.zeros(n, 2 * n)
+        for j in range(n):
+            F[j, 2 * j], F[j, 2 * j + 1] = qd[j], sp.sign(qd[j])
+        Y = Y.row_join(F)
+    if base.method == "svd":
+        Yb = Y * sp.Matrix(base.V1)
+    else:
+        Yb = Y[:, [int(i) for i in base.independent]]
+    if simplify:
+        Yb = Yb.applyfunc(lambda e: sp.trigsimp(sp.expand(e)))
+    if friction:
+        F = sp.zeros(n, n * len(friction))
+        for j in range(n):
+            for c, term in enumerate(friction):
+                F[j, j * len(friction) + c] = qd[j] if term == "viscous" else sp.sign(qd[j])
+        Yb = Yb.row_join(F)
+    model = SymbolicRobotBaseModel(robot, base, friction, base_has_friction, None)
+    model.symbolic = SymbolicModel(Yb, q, qd, qdd, names=model.param_names)
+    return model
