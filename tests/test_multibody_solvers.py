@@ -100,6 +100,16 @@ def test_velocity_and_acceleration_analyses():
     np.testing.assert_allclose(s.jacobian(REF.q[k]) @ qdd_m[k], s.gamma(REF.q[k], qd_m[k]), atol=1e-9)
 
 
+@pytest.mark.parametrize("method", ["nrm-wls", "ad", "slsqp"])
+def test_cpu_clock_times_every_frame(method):
+    res = solve_kinematics(SIMPLE.system, NOISY[:4], method, clock="cpu")
+    assert res.info["clock"] == "cpu"
+    assert res.time.shape == (4,) and np.all(res.time >= 0) and np.all(np.isfinite(res.time))
+    wall = solve_kinematics(SIMPLE.system, NOISY[:4], method)
+    assert wall.info["clock"] == "wall"
+    np.testing.assert_allclose(res.q, wall.q, atol=1e-12)      # the clock changes nothing else
+
+
 def test_non_converging_frame_names_frame_and_residual():
     bad = REF.markers.copy()
     bad[3] += np.random.default_rng(0).normal(scale=3.0, size=bad[3].shape)
@@ -133,6 +143,10 @@ def test_bad_solver_input():
         solve_kinematics(s, REF.markers, max_iter=0)
     with pytest.raises(ValueError, match="weight"):
         solve_kinematics(s, REF.markers, "nrm-wls", weight=-1.0)
+    with pytest.raises(ValueError, match="unknown clock 'cpu_time'; expected one of 'wall', 'cpu'"):
+        solve_kinematics(s, REF.markers, "nrm-wls", clock="cpu_time")
+    with pytest.raises(ValueError, match="unknown clock"):
+        solve_driven(s, REF.theta, q0=SIMPLE.zero_coordinates(), clock=None)
     with pytest.raises(ValueError, match="exactly one of marker_velocities"):
         solve_velocities(s, REF.q)
     with pytest.raises(ValueError, match="exactly one of marker_accelerations"):
