@@ -13,18 +13,23 @@ positions, velocities and accelerations as ``(N, n)`` arrays (GUIDE); it unpacks
   excitation optimisation.
 * :func:`limit_margins`, :func:`limits_violation`, :func:`check_limits` -- joint
   position, velocity and acceleration limits.
+* :func:`random_fourier` -- a random Fourier trajectory scaled to fit the joint limits.
+* :func:`excitation_cond` / :func:`optimize_excitation` -- the condition number of the
+  base regressor along a trajectory, and its minimisation over the Fourier coefficients
+  under joint limits (:cite:`swevers1997`), returning an :class:`ExcitationResult`.
 """
 
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
 import numpy as np
 import scipy.linalg
+import scipy.optimize
 
-from ._validate import as_array, check_positive
+from ._validate import as_array, check_choice, check_nonnegative, check_positive, check_rng
 
 __all__ = [
     "Trajectory",
@@ -37,6 +42,10 @@ __all__ = [
     "limit_margins",
     "limits_violation",
     "check_limits",
+    "random_fourier",
+    "excitation_cond",
+    "ExcitationResult",
+    "optimize_excitation",
 ]
 
 ArrayLike = Any
@@ -741,3 +750,543 @@ def check_limits(
     ]
     if msgs:
         raise ValueError(f"{name} violates its limits: " + "; ".join(msgs))
+
+
+# ----------------------------------------------------------------------------- excitation design
+def _robot_n(robot: Any) -> int:
+    if not all(hasattr(robot, a) for a in ("n", "param_names", "q_limits", "qd_limits", "qdd_limits")):
+        raise TypeError(
+            f"robot must be a robidlib.robot.SerialRobot (with n, param_names and joint limits), "
+            f"got {type(robot).__name__}"
+        )
+    return int(robot.n)
+
+
+def _resolve_limits(robot: Any, q_min, q_max, qd_max, qdd_max) -> dict[str, np.ndarray]:
+    """Limits given explicitly, or else the robot's (``q_limits``, ``qd_limits``, ``qdd_limits``)."""
+    n = _robot_n(robot)
+    ql = np.asarray(robot.q_limits, dtype=float)
+    given = {
+        "q_min": ql[:, 0] if q_min is None else q_min,
+        "q_max": ql[:, 1] if q_max is None else q_max,
+        "qd_max": np.asarray(robot.qd_limits, dtype=float) if qd_max is None else qd_max,
+        "qdd_max": np.asarray(robot.qdd_limits, dtype=float) if qdd_max is None else qdd_max,
+    }
+    dummy = Trajectory(np.zeros(1), np.zeros((1, n)), np.zeros((1, n)), np.zeros((1, n)))
+    return _limits(dummy, **given)
+
+
+def _period_grid(wf: float, n_points: int) -> np.ndarray:
+    return np.linspace(0.0, 2 * np.pi / wf, n_points, endpoint=False)
+
+
+def _max_scale(x: np.ndarray, n: int, L: int, B: tuple[np.ndarray, np.ndarray, np.ndarray],
+               lim: dict[str, np.ndarray]) -> float:
+    """Largest ``s >= 0`` such that scaling the harmonics of ``x`` by ``s`` (``q0`` kept) keeps
+    the samples of ``B = (Bq, Bqd, Bqdd)`` within ``lim``; ``inf`` if no limit binds, 0 if
+    the offsets ``q0`` themselves violate the position limits."""
+    nm = 2 * n * L
+    Bq, Bqd, Bqdd = B
+    N = Bq.shape[0] // n
+    off = Bq[:, nm:] @ x[nm:]
+    dq, dqd, dqdd = Bq[:, :nm] @ x[:nm], Bqd[:, :nm] @ x[:nm], Bqdd[:, :nm] @ x[:nm]
+    tile = lambda v: np.tile(v, N)  # noqa: E731  (sample-major, like the basis rows)
+    lo, hi = tile(lim["q_min"]), tile(lim["q_max"])
+    if np.any(off < lo) or np.any(off > hi):
+        return 0.0
+    bounds = [np.inf]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        up, down = dq > 0, dq < 0
+        bounds += list(((hi - off)[up] / dq[up])) + list(((lo - off)[down] / dq[down]))
+        for d, key in ((dqd, "qd_max"), (dqdd, "qdd_max")):
+            nz = d != 0
+            bounds += list(tile(lim[key])[nz] / np.abs(d[nz]))
+    return float(max(0.0, min(bounds)))
+
+
+def random_fourier(
+    robot: Any,
+    wf: float,
+    n_harmonics: int,
+    rng: np.random.Generator | int,
+    *,
+    q_min: ArrayLike | None = None,
+    q_max: ArrayLike | None = None,
+    qd_max: ArrayLike | None = None,
+    qdd_max: ArrayLike | None = None,
+    fill: float = 0.8,
+    n_grid: int | None = None,
+) -> FourierTrajectory:
+    """A random Fourier trajectory (:class:`FourierTrajectory`) that fits the joint limits.
+
+    The coefficients ``a, b`` are drawn uniformly in ``[-1, 1]`` and ``q0`` is the centre of
+    each joint's position range (0 for an unbounded joint); the harmonics are then scaled by
+    ``fill`` times the largest factor that keeps every limit on a grid of ``n_grid`` samples
+    per period, so that the trajectory uses a fraction ``fill`` of its tightest limit.
+    Used as seeded starting points of :func:`optimize_excitation`.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+        Supplies the number of joints and the default limits (``q_limits``, ``qd_limits``,
+        ``qdd_limits``).
+    wf : float
+        Base pulsation in rad/s, ``> 0``.
+    n_harmonics : int
+        Number of harmonics ``L >= 1``.
+    rng : numpy.random.Generator or int
+        Random generator or seed (``None`` is refused: draws must be reproducible).
+    q_min, q_max, qd_max, qdd_max : float or array_like, shape (n,), optional
+        Limits overriding the robot's (``+-inf`` for none).
+    fill : float, default 0.8
+        Fraction of the tightest limit used, ``0 < fill <= 1``.
+    n_grid : int, optional
+        Samples per period on which the limits are enforced; default ``max(200, 50 L)``.
+
+    Returns
+    -------
+    FourierTrajectory
+
+    Raises
+    ------
+    ValueError
+        On invalid limits, ``fill`` outside ``(0, 1]``, or when every limit is infinite
+        (nothing sets the amplitude).
+    TypeError
+        If ``robot`` is not a robot or ``rng`` is neither a Generator nor an int.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.robot import SerialRobot
+    >>> from robidlib.trajectories import random_fourier, limit_margins
+    >>> arm = SerialRobot.from_dh("RR", a=[0.0, 0.3], alpha=[0.0, 0.0], d=[0.0, 0.0])
+    >>> ft = random_fourier(arm, wf=2 * np.pi / 5, n_harmonics=3, rng=0, fill=0.5)
+    >>> traj = ft.evaluate(np.linspace(0.0, ft.period, 1000))
+    >>> bool(np.all(limit_margins(traj, qd_max=arm.qd_limits, qdd_max=arm.qdd_limits) > 0))
+    True
+    """
+    n = _robot_n(robot)
+    wf = check_positive("wf", wf)
+    L = _check_count("n_harmonics", n_harmonics)
+    gen = check_rng(rng)
+    fill = check_positive("fill", fill)
+    if fill > 1:
+        raise ValueError(f"fill must be in (0, 1] (a fraction of the tightest limit), got {fill}")
+    lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
+    K = max(200, 50 * L) if n_grid is None else _check_count("n_grid", n_grid)
+    lo, hi = lim["q_min"], lim["q_max"]
+    with np.errstate(invalid="ignore"):  # inf - inf in the branches np.where does not pick
+        q0 = np.where(np.isfinite(lo) & np.isfinite(hi), 0.5 * (lo + hi),
+                      np.where(np.isfinite(lo), lo + 1.0, np.where(np.isfinite(hi), hi - 1.0, 0.0)))
+    x = np.concatenate([gen.uniform(-1.0, 1.0, 2 * n * L), q0])
+    s = _max_scale(x, n, L, fourier_basis(_period_grid(wf, K), wf, n, L), lim)
+    if not np.isfinite(s):
+        raise ValueError("every limit is infinite: give at least one finite limit to set the amplitude")
+    x[: 2 * n * L] *= fill * s
+    return FourierTrajectory.unpack(x, wf, n, L)
+
+
+def _base_of(robot: Any, base: Any, friction: bool) -> Any:
+    from .base import base_parameters  # the core is imported lazily: trajectories stays light
+
+    p = 10 * robot.n + (2 * robot.n if friction else 0)
+    if base is None:
+        return base_parameters(robot, friction=friction, rng=0)
+    if not (hasattr(base, "reduce") and hasattr(base, "n_params")):
+        raise TypeError(f"base must be a robidlib.base.BaseParameters, got {type(base).__name__}")
+    if base.n_params != p:
+        raise ValueError(
+            f"base describes {base.n_params} standard parameters but the robot has {p} "
+            f"({10 * robot.n} inertial{' + ' + str(2 * robot.n) + ' friction' if friction else ''}); "
+            "compute it with base_parameters(robot, friction=...) using the same friction flag"
+        )
+    return base
+
+
+def _base_regressor(robot: Any, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray, base: Any,
+                    friction: bool) -> np.ndarray:
+    from .regressor import friction_regressor, regressor
+
+    Y = regressor(robot, q, qd, qdd)
+    if friction:
+        Y = np.concatenate([Y, friction_regressor(qd)], axis=-1)
+    return base.reduce(Y.reshape(-1, Y.shape[-1]))
+
+
+#: Largest condition number reported; beyond it the base regressor is numerically singular.
+_COND_CAP = 1e16
+
+
+def _cond(W: np.ndarray, scaling: str) -> float:
+    if scaling == "columns":
+        norms = np.linalg.norm(W, axis=0)
+        if np.any(norms == 0):
+            return _COND_CAP
+        W = W / norms
+    s = np.linalg.svd(W, compute_uv=False)
+    if s[-1] <= s[0] / _COND_CAP:
+        return _COND_CAP
+    return float(s[0] / s[-1])
+
+
+def excitation_cond(
+    robot: Any,
+    traj: Trajectory,
+    base: Any = None,
+    friction: bool = False,
+    scaling: str = "columns",
+) -> float:
+    """Condition number of the base regressor stacked along a trajectory.
+
+    The regressor of the standard parameters (plus viscous and Coulomb friction columns
+    when ``friction``) is evaluated at every sample, stacked (GUIDE) and reduced to the base
+    parameters with ``base.reduce``.  With ``scaling="columns"`` each column is divided by
+    its Euclidean norm first: the condition number of a regressor depends on the units of
+    its parameters (kg, kg m, kg m^2, N m s/rad, ...), while that of the column-equilibrated
+    matrix does not, and is within a factor ``sqrt(r)`` of the smallest condition number
+    over all column scalings (van der Sluis, 1969).  ``scaling="none"`` gives the raw one.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+    traj : Trajectory
+        Any sampled trajectory (quintic, Fourier, measured).
+    base : BaseParameters, optional
+        Base parameters to reduce to; default ``base_parameters(robot, friction=friction,
+        rng=0)``.
+    friction : bool, default False
+        Append the friction columns ``fv1, fc1, ...``.
+    scaling : {"columns", "none"}, default "columns"
+        Column equilibration before the SVD.
+
+    Returns
+    -------
+    float
+        ``s_max / s_min`` of the (scaled) base regressor; ``1e16`` when it is numerically
+        singular (the trajectory does not excite every base parameter).
+
+    Raises
+    ------
+    ValueError
+        Unknown ``scaling``, ``base`` for another parameter count, or a trajectory whose
+        joint count differs from the robot's.
+    TypeError
+        If ``traj`` is not a :class:`Trajectory` or ``base`` is not a ``BaseParameters``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.robot import SerialRobot
+    >>> from robidlib.trajectories import excitation_cond, fourier_series, quintic
+    >>> arm = SerialRobot.from_dh("RR", a=[0.0, 0.3], alpha=[0.0, 0.0], d=[0.0, 0.0],
+    ...                           gravity=[0.0, -9.81, 0.0])
+    >>> t = np.linspace(0.0, 5.0, 200)
+    >>> slow = quintic(t, [0.0, 0.0], [0.5, 0.5], T=5.0)
+    >>> rich = fourier_series(t, 2 * np.pi / 5, a=[[0.5, 0.3], [-0.4, 0.6]], b=[[0.2, 0.0], [0.1, -0.3]], q0=[0.3, -0.5])
+    >>> bool(excitation_cond(arm, rich) < excitation_cond(arm, slow))
+    True
+    """
+    if not isinstance(traj, Trajectory):
+        raise TypeError(f"traj must be a robidlib.trajectories.Trajectory, got {type(traj).__name__}")
+    n = _robot_n(robot)
+    if traj.n_joints != n:
+        raise ValueError(f"traj must have {n} joints (the robot's), got {traj.n_joints}")
+    check_choice("scaling", scaling, ("columns", "none"))
+    friction = _flag("friction", friction)
+    base = _base_of(robot, base, friction)
+    return _cond(_base_regressor(robot, traj.q, traj.qd, traj.qdd, base, friction), scaling)
+
+
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+@dataclass(frozen=True, eq=False)
+class ExcitationResult:
+    """Result of :func:`optimize_excitation`.
+
+    Attributes
+    ----------
+    trajectory : FourierTrajectory
+        The optimised trajectory (within the limits on the evaluation grid).
+    initial : FourierTrajectory
+        The initial guess that was given.
+    cond_initial, cond : float
+        Condition number of the (scaled) base regressor of the initial guess and of the
+        result, on the fine evaluation grid ``t_eval``.
+    history : numpy.ndarray
+        Condition number (optimisation grid) at the start and after every iteration of the
+        start that won.
+    start_conds : numpy.ndarray, shape (n_starts,)
+        Final condition number (evaluation grid) of every start; start 0 is ``initial``.
+    best_start : int
+        Index of the start that won.
+    success : bool
+        Whether the winning SLSQP run reported convergence.
+    message : str
+        Its message.
+    nfev : int
+        Objective evaluations over all starts.
+    scaling : str
+        ``"columns"`` or ``"none"`` (see :func:`excitation_cond`).
+    base : BaseParameters
+        The base parameters whose regressor was conditioned.
+    t_eval : numpy.ndarray
+        The evaluation grid (one period).
+    info : dict
+        ``n_grid``, ``n_constraint``, ``margin``, ``contraction`` (factor applied to the
+        harmonics of the winner so that it holds the limits on ``t_eval``; 1 if none was
+        needed), ``limits`` (the limits used).
+    """
+
+    trajectory: FourierTrajectory
+    initial: FourierTrajectory
+    cond_initial: float
+    cond: float
+    history: np.ndarray
+    start_conds: np.ndarray
+    best_start: int
+    success: bool
+    message: str
+    nfev: int
+    scaling: str
+    base: Any
+    t_eval: np.ndarray
+    info: dict = field(default_factory=dict)
+
+    @property
+    def improvement(self) -> float:
+        """``cond_initial / cond``."""
+        return self.cond_initial / self.cond
+
+    def __repr__(self) -> str:
+        return (
+            f"ExcitationResult(cond {self.cond_initial:.4g} -> {self.cond:.4g} "
+            f"(x{self.improvement:.3g}), {self.trajectory.n_joints} joints, "
+            f"{self.trajectory.n_harmonics} harmonics, start {self.best_start} of "
+            f"{len(self.start_conds)}, success={self.success})"
+        )
+
+
+def optimize_excitation(
+    robot: Any,
+    initial: FourierTrajectory,
+    *,
+    q_min: ArrayLike | None = None,
+    q_max: ArrayLike | None = None,
+    qd_max: ArrayLike | None = None,
+    qdd_max: ArrayLike | None = None,
+    base: Any = None,
+    friction: bool = False,
+    scaling: str = "columns",
+    n_starts: int = 1,
+    rng: np.random.Generator | int | None = None,
+    n_grid: int | None = None,
+    n_constraint: int | None = None,
+    n_eval: int | None = None,
+    margin: float = 0.02,
+    maxiter: int = 100,
+    ftol: float = 1e-6,
+) -> ExcitationResult:
+    """Fourier excitation that minimises the condition number of the base regressor.
+
+    The design of Swevers et al. :cite:`swevers1997`: the trajectory is a finite Fourier
+    series (:class:`FourierTrajectory`, periodic, so measurements can be averaged over
+    periods), and its coefficients ``x = [a, b, q0]`` are chosen to
+
+    ``minimise log cond(W_b(x) D(x))  subject to  q_min <= q <= q_max, |qd| <= qd_max,
+    |qdd| <= qdd_max``
+
+    where ``W_b`` is the base regressor stacked over one period (:func:`excitation_cond`)
+    and ``D`` the column scaling.  The trajectory is linear in ``x``
+    (:func:`fourier_basis`), so on a time grid the limits are *linear* inequalities
+    ``A x >= c`` with an exact Jacobian; the objective is minimised by SLSQP
+    (``scipy.optimize.minimize``) with finite-difference gradients.
+
+    Three grids over one period keep it fast and safe: the objective uses ``n_grid``
+    samples (the condition number needs few), the limits ``n_constraint`` samples
+    tightened by the relative ``margin`` (the trajectory can overshoot slightly between
+    samples), and the reported condition numbers and the final limit check use ``n_eval``
+    samples.  Should the result still exceed a limit on that fine grid, its harmonics are
+    scaled down (about ``q0``) by the smallest factor that restores every limit, and the
+    factor is reported in ``info["contraction"]``.
+
+    Optimisation starts from ``initial`` and, when ``n_starts > 1``, from ``n_starts - 1``
+    random trajectories of :func:`random_fourier` drawn from ``rng`` (multi-start: the
+    problem is not convex); the best result wins.  Equal seeds give equal results.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+        The robot (its kinematics, gravity and default limits are used, not its masses).
+    initial : FourierTrajectory
+        Initial guess; it fixes the base pulsation ``wf`` and the number of harmonics.  It
+        must hold the limits and excite every base parameter.
+    q_min, q_max, qd_max, qdd_max : float or array_like, shape (n,), optional
+        Joint limits; by default the robot's ``q_limits``, ``qd_limits`` and
+        ``qdd_limits``.  ``+-inf`` means unlimited.
+    base : BaseParameters, optional
+        Default ``base_parameters(robot, friction=friction, rng=0)``.
+    friction : bool, default False
+        Include the viscous and Coulomb friction columns in the regressor.
+    scaling : {"columns", "none"}, default "columns"
+        Condition number of the column-equilibrated (unit-free) or raw base regressor.
+    n_starts : int, default 1
+        Number of starts (the first is ``initial``).
+    rng : numpy.random.Generator or int, optional
+        Generator or seed of the random starts; required when ``n_starts > 1``.
+    n_grid, n_constraint, n_eval : int, optional
+        Samples per period of the objective (default ``max(30, 8 L)``), of the limits
+        (default ``max(60, 15 L)``) and of the evaluation (default ``max(500, 100 L)``).
+    margin : float, default 0.02
+        Relative tightening of the limits on the constraint grid, ``0 <= margin < 1``.
+        With ``15 L`` samples per period a harmonic overshoots its sampled peak by at
+        most ``1 - cos(pi / 15) = 2.2 %``.
+    maxiter : int, default 100
+        SLSQP iterations per start.
+    ftol : float, default 1e-6
+        SLSQP tolerance on the objective (``log cond``).
+
+    Returns
+    -------
+    ExcitationResult
+        Optimised trajectory, condition numbers before and after, history.
+
+    Raises
+    ------
+    ValueError
+        If the initial guess violates a limit (the message names the joints and limits),
+        its base regressor is singular, a limit is invalid, ``base`` is for another
+        parameter count, ``n_starts > 1`` without ``rng``, ``margin`` not in ``[0, 1)``.
+    TypeError
+        If ``initial`` is not a :class:`FourierTrajectory` or has the wrong joint count
+        type, ``robot`` is not a robot, ``rng`` is not a Generator or an int.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.robot import SerialRobot
+    >>> from robidlib.trajectories import FourierTrajectory, optimize_excitation
+    >>> arm = SerialRobot.from_dh("RR", a=[0.0, 0.3], alpha=[0.0, 0.0], d=[0.0, 0.0],
+    ...                           gravity=[0.0, -9.81, 0.0])
+    >>> guess = FourierTrajectory(2 * np.pi / 5, a=[[0.3, 0.1], [0.2, 0.1]],
+    ...                           b=[[0.0, 0.1], [0.1, 0.0]], q0=[0.0, 0.5])
+    >>> res = optimize_excitation(arm, guess, maxiter=30)
+    >>> bool(res.cond < res.cond_initial)
+    True
+    """
+    n = _robot_n(robot)
+    if not isinstance(initial, FourierTrajectory):
+        raise TypeError(
+            f"initial must be a robidlib.trajectories.FourierTrajectory (the family optimised), "
+            f"got {type(initial).__name__}"
+        )
+    if initial.n_joints != n:
+        raise ValueError(f"initial must have {n} joints (the robot's), got {initial.n_joints}")
+    check_choice("scaling", scaling, ("columns", "none"))
+    friction = _flag("friction", friction)
+    n_starts = _check_count("n_starts", n_starts)
+    maxiter = _check_count("maxiter", maxiter)
+    ftol = check_positive("ftol", ftol)
+    margin = check_nonnegative("margin", margin)
+    if margin >= 1:
+        raise ValueError(f"margin must be in [0, 1) (a relative tightening of the limits), got {margin}")
+    if n_starts > 1 and rng is None:
+        raise ValueError(f"n_starts={n_starts} random starts need a seed: pass rng (an int or a Generator)")
+    gen = check_rng(rng) if n_starts > 1 else None
+    lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
+    base = _base_of(robot, base, friction)
+    wf, L = initial.wf, initial.n_harmonics
+    K_obj = max(30, 8 * L) if n_grid is None else _check_count("n_grid", n_grid)
+    K_con = max(60, 15 * L) if n_constraint is None else _check_count("n_constraint", n_constraint)
+    K_eval = max(500, 100 * L) if n_eval is None else _check_count("n_eval", n_eval)
+    t_eval = _period_grid(wf, K_eval)
+    B_eval = fourier_basis(t_eval, wf, n, L)
+
+    # the initial guess must be admissible: within the limits and exciting every base parameter
+    check_limits(initial.evaluate(t_eval), name="the initial guess", **lim)
+
+    def cond_on(x: np.ndarray, B: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
+        q, qd, qdd = ((Bk @ x).reshape(-1, n) for Bk in B)
+        return _cond(_base_regressor(robot, q, qd, qdd, base, friction), scaling)
+
+    cond0 = cond_on(initial.pack(), B_eval)
+    if cond0 >= _COND_CAP:
+        raise ValueError(
+            "the initial guess does not excite every base parameter (its base regressor is "
+            "singular); start from a richer trajectory, e.g. random_fourier(...)"
+        )
+
+    # linear limits on the constraint grid: A x - c >= 0
+    Bq, Bqd, Bqdd = fourier_basis(_period_grid(wf, K_con), wf, n, L)
+    tile = lambda v: np.tile(v, K_con)  # noqa: E731
+    half = 0.5 * (lim["q_max"] - lim["q_min"])
+    mid = 0.5 * (lim["q_max"] + lim["q_min"])
+    both = np.isfinite(half)
+    q_hi = np.where(both, mid + (1 - margin) * half, lim["q_max"])
+    q_lo = np.where(both, mid - (1 - margin) * half, lim["q_min"])
+    rows, rhs = [], []
+    for Bk, lo, hi in ((Bq, q_lo, q_hi), (Bqd, -(1 - margin) * lim["qd_max"], (1 - margin) * lim["qd_max"]),
+                       (Bqdd, -(1 - margin) * lim["qdd_max"], (1 - margin) * lim["qdd_max"])):
+        lo, hi = tile(lo), tile(hi)
+        up, dn = np.isfinite(hi), np.isfinite(lo)
+        rows += [-Bk[up], Bk[dn]]
+        rhs += [-hi[up], lo[dn]]
+    A, c = np.vstack(rows), np.concatenate(rhs)
+    constraints = [{"type": "ineq", "fun": lambda x: A @ x - c, "jac": lambda x: A}] if A.shape[0] else []
+
+    B_obj = fourier_basis(_period_grid(wf, K_obj), wf, n, L)
+    nfev = [0]
+
+    def objective(x: np.ndarray) -> float:
+        nfev[0] += 1
+        return float(np.log(cond_on(x, B_obj)))
+
+    starts = [initial.pack()]
+    for _ in range(n_starts - 1):
+        starts.append(random_fourier(robot, wf, L, gen, n_grid=K_eval, **lim).pack())
+
+    best = None
+    finals = []
+    for k, x0 in enumerate(starts):
+        hist = [float(np.exp(objective(x0)))]
+        res = scipy.optimize.minimize(
+            objective, x0, method="SLSQP", constraints=constraints,
+            callback=lambda xk: hist.append(float(np.exp(objective(xk)))),
+            options={"maxiter": maxiter, "ftol": ftol},
+        )
+        x = res.x
+        # the result must hold the limits on the fine grid: contract the harmonics if needed
+        s = _max_scale(x, n, L, B_eval, lim)
+        contraction = 1.0
+        if s < 1.0:
+            contraction = s * (1 - 1e-9)
+            x = np.concatenate([x[: 2 * n * L] * contraction, x[2 * n * L:]])
+        cond_x = cond_on(x, B_eval)
+        cond_start = cond_on(x0, B_eval)
+        if not cond_x <= cond_start:  # never return something worse than the start
+            x, cond_x, contraction = x0, cond_start, 1.0
+        finals.append(cond_x)
+        if best is None or cond_x < best[1]:
+            best = (x, cond_x, k, res, np.array(hist), contraction)
+    x, cond_best, k_best, res_best, hist_best, contraction = best
+    return ExcitationResult(
+        trajectory=FourierTrajectory.unpack(x, wf, n, L),
+        initial=initial,
+        cond_initial=cond0,
+        cond=cond_best,
+        history=hist_best,
+        start_conds=np.array(finals),
+        best_start=k_best,
+        success=bool(res_best.success),
+        message=str(res_best.message),
+        nfev=nfev[0],
+        scaling=scaling,
+        base=base,
+        t_eval=t_eval,
+        info={"n_grid": K_obj, "n_constraint": K_con, "n_eval": K_eval, "margin": margin,
+              "contraction": contraction, "limits": lim},
+    )

@@ -256,3 +256,182 @@ def test_limits_bad_input():
         limit_margins(traj, q_min=np.nan)
     with pytest.raises(TypeError, match="traj must be a robidlib.trajectories.Trajectory"):
         limit_margins((traj.q, traj.qd, traj.qdd), qd_max=1.0)
+
+
+# ----------------------------------------------------------------------------- excitation design
+from robidlib.trajectories import (  # noqa: E402  (kept with the tests that use them)
+    ExcitationResult,
+    excitation_cond,
+    optimize_excitation,
+    random_fourier,
+)
+
+
+def _arm(**kw):
+    from robidlib.robot import SerialRobot
+
+    return SerialRobot.from_dh(
+        "RR", a=[0.0, 0.3], alpha=[0.0, 0.0], d=[0.0, 0.0], gravity=[0.0, -9.81, 0.0], **kw
+    )
+
+
+WF = 2 * np.pi / 4.0
+
+
+def _guess():
+    return FourierTrajectory(WF, a=[[0.3, 0.1], [0.2, 0.1]], b=[[0.0, 0.1], [0.1, 0.0]], q0=[0.0, 0.5])
+
+
+def test_excitation_cond_matches_the_reduced_stacked_regressor():
+    from robidlib.base import base_parameters
+    from robidlib.regressor import friction_regressor, regressor, stack
+
+    arm = _arm()
+    traj = _guess().evaluate(np.linspace(0.0, 4.0, 60))
+    for friction in (False, True):
+        bp = base_parameters(arm, friction=friction, rng=0)
+        Y = regressor(arm, *traj)
+        if friction:
+            Y = np.concatenate([Y, friction_regressor(traj.qd)], axis=-1)
+        W, _ = stack(Y, np.zeros((60, 2)))
+        Wb = bp.reduce(W)
+        assert excitation_cond(arm, traj, base=bp, friction=friction, scaling="none") == pytest.approx(
+            np.linalg.cond(Wb), rel=1e-10)
+        Wn = Wb / np.linalg.norm(Wb, axis=0)
+        c_cols = excitation_cond(arm, traj, friction=friction)
+        assert c_cols == pytest.approx(np.linalg.cond(Wn), rel=1e-10)
+        # equilibration is within sqrt(r) of the best column scaling, so never much worse
+        # than the raw matrix and here (mixed units) clearly better
+        assert c_cols <= np.sqrt(bp.rank) * np.linalg.cond(Wb)
+    # a static arm excites no inertia: singular, reported as 1e16
+    still = Trajectory(traj.t, np.full((60, 2), 0.3), np.zeros((60, 2)), np.zeros((60, 2)))
+    assert excitation_cond(arm, still) == 1e16
+
+
+def test_excitation_cond_bad_input():
+    from robidlib.base import base_parameters
+
+    arm = _arm()
+    traj = _guess().evaluate(np.linspace(0.0, 4.0, 30))
+    with pytest.raises(TypeError, match="traj must be a robidlib.trajectories.Trajectory"):
+        excitation_cond(arm, (traj.q, traj.qd, traj.qdd))
+    with pytest.raises(ValueError, match="traj must have 2 joints"):
+        excitation_cond(arm, Trajectory(traj.t, traj.q[:, :1], traj.qd[:, :1], traj.qdd[:, :1]))
+    with pytest.raises(ValueError, match="unknown scaling 'rows'"):
+        excitation_cond(arm, traj, scaling="rows")
+    with pytest.raises(ValueError, match="base describes 20 standard parameters but the robot has 24"):
+        excitation_cond(arm, traj, base=base_parameters(arm, rng=0), friction=True)
+    with pytest.raises(TypeError, match="friction must be True or False"):
+        excitation_cond(arm, traj, friction="yes")
+    with pytest.raises(TypeError, match="robot must be a robidlib.robot.SerialRobot"):
+        excitation_cond(object(), traj)
+
+
+def test_random_fourier_fits_the_limits_and_is_reproducible():
+    arm = _arm()
+    ft = random_fourier(arm, WF, 3, rng=5, qd_max=[1.0, 1.5], fill=0.7)
+    assert (ft.n_joints, ft.n_harmonics) == (2, 3)
+    np.testing.assert_array_equal(ft.pack(), random_fourier(arm, WF, 3, rng=5, qd_max=[1.0, 1.5], fill=0.7).pack())
+    assert not np.allclose(ft.pack(), random_fourier(arm, WF, 3, rng=6, qd_max=[1.0, 1.5], fill=0.7).pack())
+    np.testing.assert_allclose(ft.q0, 0.0)  # centre of the default [-pi, pi]
+    traj = ft.evaluate(np.linspace(0.0, ft.period, 3000))
+    lim = dict(q_min=arm.q_limits[:, 0], q_max=arm.q_limits[:, 1], qd_max=[1.0, 1.5], qdd_max=arm.qdd_limits)
+    margins = limit_margins(traj, **lim)
+    assert np.all(margins > 0)
+    # the tightest limit is used to the fraction `fill` (on the fine grid, to its resolution)
+    used = 1 - np.concatenate([margins[:4] / np.pi, margins[4:6] / [1.0, 1.5], margins[6:] / 10.0])
+    assert used.max() == pytest.approx(0.7, abs=2e-3)
+    # an explicit generator is consumed, giving new draws
+    gen = np.random.default_rng(0)
+    assert not np.allclose(random_fourier(arm, WF, 2, gen).pack(), random_fourier(arm, WF, 2, gen).pack())
+
+
+def test_random_fourier_bad_input():
+    arm = _arm()
+    with pytest.raises(ValueError, match=r"fill must be in \(0, 1\]"):
+        random_fourier(arm, WF, 2, rng=0, fill=1.5)
+    with pytest.raises(ValueError, match="every limit is infinite"):
+        random_fourier(arm, WF, 2, rng=0, q_min=-np.inf, q_max=np.inf, qd_max=np.inf, qdd_max=np.inf)
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator or an int seed"):
+        random_fourier(arm, WF, 2, rng=None)
+    with pytest.raises(ValueError, match="qd_max must be > 0"):
+        random_fourier(arm, WF, 2, rng=0, qd_max=-1.0)
+    with pytest.raises(ValueError, match="n_harmonics must be >= 1"):
+        random_fourier(arm, WF, 0, rng=0)
+
+
+def test_optimize_excitation_improves_cond_within_limits():
+    arm = _arm()
+    lim = dict(qd_max=[1.0, 1.5], qdd_max=[4.0, 6.0])
+    res = optimize_excitation(arm, _guess(), maxiter=40, **lim)
+    assert isinstance(res, ExcitationResult)
+    assert res.cond < 0.7 * res.cond_initial and res.improvement == pytest.approx(res.cond_initial / res.cond)
+    # reported numbers are those of excitation_cond on the evaluation grid
+    assert res.cond == pytest.approx(excitation_cond(arm, res.trajectory.evaluate(res.t_eval)), rel=1e-9)
+    assert res.cond_initial == pytest.approx(excitation_cond(arm, _guess().evaluate(res.t_eval)), rel=1e-9)
+    assert res.history[-1] < res.history[0]
+    assert res.start_conds.shape == (1,) and res.best_start == 0
+    # limits hold on a grid finer than any used by the optimiser
+    fine = res.trajectory.evaluate(np.linspace(0.0, res.trajectory.period, 5001))
+    assert np.all(limit_margins(fine, q_min=-np.pi, q_max=np.pi, **lim) >= -1e-9)
+    assert res.initial is not res.trajectory and res.trajectory.wf == WF
+    assert "cond" in repr(res)
+
+
+def test_optimize_excitation_multistart_is_reproducible_and_keeps_the_best():
+    arm = _arm()
+    kw = dict(n_starts=2, rng=11, maxiter=5, friction=True, qd_max=1.5, qdd_max=6.0)
+    r1 = optimize_excitation(arm, _guess(), **kw)
+    r2 = optimize_excitation(arm, _guess(), **kw)
+    np.testing.assert_array_equal(r1.trajectory.pack(), r2.trajectory.pack())
+    np.testing.assert_array_equal(r1.start_conds, r2.start_conds)
+    assert r1.start_conds.shape == (2,)
+    assert r1.cond == r1.start_conds.min() == r1.start_conds[r1.best_start]
+    assert r1.base.n_params == 24  # friction columns included
+    r3 = optimize_excitation(arm, _guess(), **{**kw, "rng": 12})
+    assert not np.array_equal(r3.start_conds[1:], r1.start_conds[1:])
+
+
+def test_optimize_excitation_contracts_a_result_that_overshoots_between_samples():
+    arm = _arm()
+    # 4 constraint samples per period and no margin: the optimiser may exceed the limits
+    # between them; the result is scaled back onto the limits of the fine grid
+    res = optimize_excitation(arm, _guess(), qd_max=1.0, qdd_max=4.0, n_constraint=4, margin=0.0, maxiter=30)
+    assert res.info["contraction"] < 1.0
+    fine = res.trajectory.evaluate(res.t_eval)
+    m = limit_margins(fine, qd_max=1.0, qdd_max=4.0)
+    assert np.all(m >= -1e-9) and np.min(m) < 1e-6
+
+
+def test_optimize_excitation_bad_input():
+    arm = _arm()
+    with pytest.raises(ValueError, match=r"the initial guess violates its limits: joint 1 \|qd\| exceeds qd_max=0.2"):
+        optimize_excitation(arm, _guess(), qd_max=0.2)
+    with pytest.raises(ValueError, match="the initial guess violates its limits: joint 2 q exceeds q_max=0.4"):
+        optimize_excitation(arm, _guess(), q_max=0.4)
+    still = FourierTrajectory(WF, np.zeros((2, 2)), np.zeros((2, 2)), [0.1, 0.2])
+    with pytest.raises(ValueError, match="does not excite every base parameter"):
+        optimize_excitation(arm, still)
+    with pytest.raises(TypeError, match="initial must be a robidlib.trajectories.FourierTrajectory"):
+        optimize_excitation(arm, _guess().evaluate(np.linspace(0, 1, 10)))
+    with pytest.raises(ValueError, match="initial must have 2 joints"):
+        optimize_excitation(arm, FourierTrajectory(WF, [[0.1]], [[0.1]], [0.0]))
+    with pytest.raises(ValueError, match="random starts need a seed"):
+        optimize_excitation(arm, _guess(), n_starts=2)
+    with pytest.raises(ValueError, match=r"margin must be in \[0, 1\)"):
+        optimize_excitation(arm, _guess(), margin=1.0)
+    with pytest.raises(ValueError, match="unknown scaling"):
+        optimize_excitation(arm, _guess(), scaling="rows")
+    with pytest.raises(ValueError, match="q_min must be below q_max"):
+        optimize_excitation(arm, _guess(), q_min=1.0, q_max=0.0)
+    with pytest.raises(TypeError, match="n_starts must be an int"):
+        optimize_excitation(arm, _guess(), n_starts=2.0, rng=0)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import robidlib.trajectories as mod
+
+    result = doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 12 and result.failed == 0
