@@ -9,11 +9,14 @@ BOOK_STAMP := $(VENV)/.installed-book
 TEST_STAMP := $(VENV)/.installed-test
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: book test unit nbval site-test lab bench clean distclean help
+STUDENT := _build/student
+
+.PHONY: book student test lab bench clean distclean help
 
 help:
 	@echo "make book   build the site into _build/html (instructor edition)"
-	@echo "make test   unit tests, every notebook through nbval, the book build with -W, site tests"
+	@echo "make student  student edition: site without solutions + lab notebooks zip in $(STUDENT)"
+	@echo "make test   unit tests, every notebook through nbval, both editions built with -W, site tests"
 	@echo "make lab    JupyterLab on chapters/"
 	@echo "make bench  run benchmarks/ (tables on screen, JSON in benchmarks/results/)"
 	@echo "make clean  remove _build and caches (make distclean also removes .venv)"
@@ -34,10 +37,17 @@ $(TEST_STAMP): requirements-test.txt requirements.txt pyproject.toml | $(BIN)/py
 book: $(BOOK_STAMP)
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 
+student: book
+	$(BIN)/python tools/editions.py student-notebooks $(STUDENT)
+	$(BIN)/python tools/editions.py student-source $(STUDENT)
+	$(BIN)/jupyter-book build $(STUDENT)/src $(JB_FLAGS)
+	rm -rf $(STUDENT)/site && mv $(STUDENT)/src/_build/html $(STUDENT)/site
+	@echo "student edition: $(STUDENT)/site (site), $(STUDENT)/student-notebooks.zip (labs)"
+
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest tests/ --ignore=tests/site -n 2
 	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -n 2 --dist loadfile chapters/
-	$(BIN)/jupyter-book build . $(JB_FLAGS)
+	$(MAKE) --no-print-directory student
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/site
 
 lab: $(BOOK_STAMP)

@@ -61,3 +61,41 @@ def test_every_chapter_asserts_its_claims(path):
 def test_toc_files_exist():
     for f in _toc_files():
         assert any((ROOT / f"{f}{ext}").exists() for ext in (".md", ".ipynb")), f"_toc.yml lists missing {f}"
+
+
+def _tags(cell):
+    return set(cell.metadata.get("tags", []))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_exercise_structure_supports_the_student_edition(path):
+    """Solutions are whole cells tagged `solution` (removed from the student notebooks),
+    and every exercise has an `exercise-stub` code cell that the build does not run."""
+    nb = nbformat.read(path, as_version=4)
+    inside = False
+    exercises, stubs = 0, 0
+    for i, cell in enumerate(nb.cells):
+        src = cell.source
+        if "{solution-start}" in src:
+            assert cell.cell_type == "markdown" and src.lstrip().startswith("```{solution-start}"), \
+                f"{path.name} cell {i}: the solution must start its own markdown cell"
+            inside = True
+        if "{exercise}" in src:
+            exercises += src.count("```{exercise}")
+            assert "solution" not in _tags(cell), f"{path.name} cell {i}: an exercise prompt is tagged solution"
+            assert not inside, f"{path.name} cell {i}: an exercise inside a solution"
+        if inside:
+            assert "solution" in _tags(cell), f"{path.name} cell {i}: solution cell without the `solution` tag"
+        elif "solution" in _tags(cell):
+            raise AssertionError(f"{path.name} cell {i}: tagged `solution` outside a solution block")
+        if "{solution-end}" in src:
+            assert src.strip() == "```{solution-end}\n```", f"{path.name} cell {i}: solution-end must be alone"
+            inside = False
+        if "exercise-stub" in _tags(cell):
+            stubs += 1
+            assert cell.cell_type == "code" and {"skip-execution", "nbval-skip"} <= _tags(cell), \
+                f"{path.name} cell {i}: an exercise stub must be tagged skip-execution and nbval-skip"
+            assert "check" in src, f"{path.name} cell {i}: an exercise stub must call a robidlib.checks function"
+    assert not inside, f"{path.name}: unterminated solution"
+    assert exercises >= 3, f"{path.name} has {exercises} exercises; every chapter has at least three"
+    assert stubs >= exercises, f"{path.name}: {exercises} exercises but {stubs} exercise stubs"
