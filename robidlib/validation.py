@@ -1,5 +1,7 @@
-"""Validation indices comparing a model's predictions with observations.
+"""Validation of identified models: indices, errors, simulation and sensitivity.
 
+Indices
+-------
 Three dimensionless indices, each in ``[0, 1]``, computed per joint (columns of an
 ``(N, n)`` array) or overall (all entries pooled into one series):
 
@@ -14,17 +16,48 @@ The numerators are the usual residual RMS and residual standard deviation (in th
 unit of the signal); dividing by the sum of the two signals' RMS (standard deviations)
 makes the index dimensionless and bounded by 1 (triangle inequality), so joints with
 torques of different sizes can be compared in one table.
+
+Errors against a known truth (simulation studies)
+-------------------------------------------------
+* :func:`relative_parameter_error` -- the symmetric relative parameter error
+  ``delta_beta = 100 (2/p) sum |b_hat - b| / (|b| + |b_hat|)`` (percent, in ``[0, 200]``).
+* :func:`relative_torque_error` -- ``delta_tau = 100 ||tau_hat - tau|| / ||tau||`` per joint.
+
+Identified models in motion
+---------------------------
+* :func:`base_to_standard` and :func:`identified_robot` -- a standard parameter vector (and a
+  :class:`~robidlib.robot.SerialRobot`) with exactly the dynamics of identified *base*
+  parameters, for :func:`robidlib.dynamics.simulate` and friends.
+* :func:`simulate_tracking` -- many models (one per parameter vector) driven by the *same*
+  PD + feed-forward controller along a reference, integrated together with one batched
+  regressor evaluation per Runge-Kutta stage (the dynamics are linear in the parameters).
+* :func:`sensitivity` -- vary each parameter by up to +-``variation`` (one at a time) and
+  measure, with :func:`rms_index`, how far the resulting motion (or torque) moves from the
+  nominal one.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 import numpy as np
 
-from ._validate import as_array
+from ._validate import as_array, check_choice, check_positive
 
-__all__ = ["rms_index", "rsd_index", "agreement_index"]
+__all__ = [
+    "rms_index",
+    "rsd_index",
+    "agreement_index",
+    "relative_parameter_error",
+    "relative_torque_error",
+    "base_to_standard",
+    "identified_robot",
+    "simulate_tracking",
+    "TrackingResult",
+    "sensitivity",
+    "SensitivityResult",
+]
 
 
 def _pair(observed: Any, predicted: Any, per_joint: bool) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -218,3 +251,789 @@ def agreement_index(observed: np.ndarray, predicted: np.ndarray, per_joint: bool
     num = np.sum((p - o) ** 2, axis=0)
     den = np.sum((np.abs(p) + np.abs(o)) ** 2, axis=0)
     return _out(1.0 - num / den, scalar)
+
+
+# ---------------------------------------------------------------------------------- errors
+def relative_parameter_error(estimate: Any, truth: Any) -> float | np.ndarray:
+    """Symmetric relative parameter error ``delta_beta`` in percent.
+
+    For ``p`` parameters with true values ``b_i`` and estimates ``b_hat_i``::
+
+        delta_beta = 100 (2 / p) sum_i |b_hat_i - b_i| / (|b_i| + |b_hat_i|)
+
+    Each term lies in ``[0, 1]``: ``0`` for an exact estimate, ``1`` for an estimate of the
+    wrong sign or a zero estimate of a non-zero parameter (and vice versa), so
+    ``0 <= delta_beta <= 200``.  Unlike ``|b_hat - b| / |b|`` it stays finite for a true
+    value of zero, and one wild estimate cannot dominate the average.  It is the symmetric
+    mean absolute percentage error of forecasting :cite:`makridakis1993`, applied to
+    parameters.  Every parameter counts equally, whatever its size and its influence on the
+    torques, so poorly identifiable parameters dominate it (compare
+    :func:`relative_torque_error`).  A term with ``b_i = b_hat_i = 0`` is an exact estimate
+    and counts ``0`` (the formula would give ``0/0``).
+
+    Parameters
+    ----------
+    estimate : array_like, shape (p,) or (R, p)
+        Estimated parameters (``R`` estimates, e.g. Monte Carlo runs, give ``R`` errors).
+    truth : array_like, shape (p,)
+        True parameters.
+
+    Returns
+    -------
+    float or numpy.ndarray, shape (R,)
+        ``delta_beta`` in percent.
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not match, the input is empty or not finite.
+
+    Examples
+    --------
+    >>> from robidlib.validation import relative_parameter_error
+    >>> round(relative_parameter_error([1.1, 2.0], [1.0, 2.0]), 6)   # 100 * (2/2) * 0.1/2.1
+    4.761905
+    >>> relative_parameter_error([[1.0, 0.0], [-1.0, 0.0]], [1.0, 0.0]).tolist()
+    [0.0, 100.0]
+    """
+    b = as_array("truth", truth, ndim=1)
+    e = as_array("estimate", estimate, ndim=(1, 2))
+    if b.size == 0:
+        raise ValueError("truth must hold at least one parameter, got shape (0,)")
+    if e.shape[-1] != b.size:
+        raise ValueError(
+            f"estimate must have {b.size} parameters (last axis) to match truth, got shape {e.shape}"
+        )
+    den = np.abs(b) + np.abs(e)
+    num = np.abs(e - b)
+    terms = np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den > 0)
+    out = 100.0 * 2.0 * terms.mean(axis=-1)
+    return float(out) if e.ndim == 1 else out
+
+
+def relative_torque_error(observed: Any, predicted: Any, per_joint: bool = True) -> float | np.ndarray:
+    """Relative torque error ``delta_tau = 100 ||tau_hat - tau|| / ||tau||`` in percent.
+
+    The norm of the prediction error relative to the norm of the observed torques, per joint
+    (column) or pooled over all entries.  ``0`` is a perfect prediction; a prediction
+    identically zero gives ``100``.  The pooled value is dominated by the joints with the
+    largest torques (in a mixed prismatic/revolute arm: the forces of the lift), which is
+    why per-joint values are the default.  Unlike the indices it is not bounded.
+
+    Parameters
+    ----------
+    observed, predicted : array_like, shape (N,) or (N, n)
+        Observed (e.g. noise-free validation) and predicted torques, same shape.
+    per_joint : bool, default True
+        For 2-D input, one value per column; ``False`` pools every entry.
+
+    Returns
+    -------
+    float or numpy.ndarray, shape (n,)
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, the input is empty or not finite, or an observed series is
+        identically zero (the relative error is undefined).
+    TypeError
+        If ``per_joint`` is not a bool.
+
+    Examples
+    --------
+    >>> from robidlib.validation import relative_torque_error
+    >>> relative_torque_error([3.0, 4.0], [3.0, 4.5])     # 100 * 0.5 / 5
+    10.0
+    """
+    o, p, scalar = _pair(observed, predicted, per_joint)
+    scale = np.abs(o).max(axis=0)
+    _undefined("the relative torque error", scale == 0, scalar, "the observed series is identically zero")
+    o, p = o / scale, p / scale
+    err = 100.0 * np.sqrt(np.sum((p - o) ** 2, axis=0) / np.sum(o**2, axis=0))
+    return _out(err, scalar)
+
+
+# ------------------------------------------------------------------- identified models
+def _is_base(obj: Any) -> bool:
+    return all(hasattr(obj, a) for a in ("rank", "independent", "dependent", "K", "V1", "method", "names"))
+
+
+def base_to_standard(base: Any, beta: Any) -> np.ndarray:
+    """A standard parameter vector ``pi`` with ``base.beta(pi) == beta``.
+
+    Every ``pi`` with ``base.beta(pi) = beta`` gives the same torques as the base model for
+    every motion (``W pi = W_b beta``), hence the same mass matrix, bias torques and forward
+    dynamics: the base model *is* a robot.  The simplest such ``pi``:
+
+    * QR regrouping (``base.method == "qr"``): ``pi_ind = beta``, ``pi_dep = 0``, because
+      ``beta(pi) = pi_ind + K pi_dep``;
+    * SVD basis: ``pi = V1 beta``, because ``beta(pi) = V1' pi`` and ``V1' V1 = I``.
+
+    The result is usually *not* physically consistent (a regrouped link may get zero mass
+    and a non-zero first moment); that does not matter for its dynamics.  Any null-space
+    direction (:meth:`robidlib.base.BaseParameters.null_space_direction`) can be added
+    without changing them.
+
+    Parameters
+    ----------
+    base : BaseParameters
+        From :func:`robidlib.base.base_parameters`.
+    beta : array_like, shape (r,) or (K, r)
+        Base parameters (``K`` vectors give ``K`` rows).
+
+    Returns
+    -------
+    numpy.ndarray, shape (p,) or (K, p)
+        Standard parameters, in the order of ``base.names``.
+
+    Raises
+    ------
+    TypeError
+        If ``base`` is not a BaseParameters.
+    ValueError
+        If ``beta`` does not have ``base.rank`` finite entries (last axis).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.base import base_parameters
+    >>> from robidlib.validation import base_to_standard
+    >>> W = np.column_stack([np.arange(6.0), np.ones(6), 2 * np.arange(6.0) + np.ones(6)])
+    >>> bp = base_parameters(W, names=["a", "b", "c"])      # beta = (a + 2c, b + c)
+    >>> pi = base_to_standard(bp, [3.0, 4.0])
+    >>> pi.tolist(), bp.beta(pi).tolist()
+    ([3.0, 4.0, 0.0], [3.0, 4.0])
+    """
+    if not _is_base(base):
+        raise TypeError(f"base must be a BaseParameters (robidlib.base.base_parameters), got {type(base).__name__}")
+    B = as_array("beta", beta, ndim=(1, 2))
+    if B.shape[-1] != base.rank:
+        raise ValueError(f"beta must have {base.rank} entries (base.rank, last axis), got shape {B.shape}")
+    if base.method == "svd":
+        return B @ np.asarray(base.V1).T
+    pi = np.zeros(B.shape[:-1] + (len(base.names),))
+    pi[..., np.asarray(base.independent)] = B
+    return pi
+
+
+@dataclass(frozen=True)
+class _Model:
+    """A robot, optional base parameters and optional extra friction terms (see _resolve)."""
+
+    robot: Any
+    base: Any
+    terms: tuple[str, ...]
+    n_core: int            # entries of the identified vector before the extra friction terms
+    std_friction: bool     # whether the standard vector holds the 2 n friction columns (12 n)
+    names: tuple[str, ...]
+
+    @property
+    def p(self) -> int:
+        return self.n_core + self.robot.n * len(self.terms)
+
+    def standard(self, P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rigid-body standard parameters (K, 10 n) and friction [fv, fc] (K, n, 2) of rows P (K, p)."""
+        n = self.robot.n
+        K = P.shape[0]
+        core, extra = P[:, : self.n_core], P[:, self.n_core:]
+        pi = base_to_standard(self.base, core) if self.base is not None else core
+        fr = np.zeros((K, n, 2))
+        if self.std_friction:
+            fr += pi[:, 10 * n:].reshape(K, n, 2)
+            pi = pi[:, : 10 * n]
+        if self.terms:
+            e = extra.reshape(K, n, len(self.terms))
+            for c, term in enumerate(self.terms):
+                fr[:, :, 0 if term == "viscous" else 1] += e[:, :, c]
+        return pi, fr
+
+
+def _resolve(robot_or_model: Any, base: Any, n_params: int | None) -> _Model:
+    """Sort out what the identified parameter vector means.
+
+    * a SerialRobot without ``base``: standard parameters, ``10 n`` (rigid body) or ``12 n``
+      (followed by ``fv1, fc1, ...``);
+    * a SerialRobot with ``base``: base parameters of ``base`` (computed with or without
+      friction columns);
+    * an object with ``robot`` and ``base`` attributes (e.g. the model of
+      ``robidlib.estimation.ekf.robot_base_model``): its base parameters followed by the
+      friction terms listed in its ``friction`` attribute (joint-major).
+    """
+    from .params import friction_names
+    from .robot import SerialRobot
+
+    terms: tuple[str, ...] = ()
+    if isinstance(robot_or_model, SerialRobot):
+        robot = robot_or_model
+    elif hasattr(robot_or_model, "robot") and hasattr(robot_or_model, "base"):
+        if base is not None:
+            raise ValueError("base must not be given with a model object: the model carries its own base")
+        robot, base = robot_or_model.robot, robot_or_model.base
+        terms = tuple(getattr(robot_or_model, "friction", ()) or ())
+        for t in terms:
+            check_choice("friction term", t, ("viscous", "coulomb"))
+        if not isinstance(robot, SerialRobot):
+            raise TypeError(f"model.robot must be a SerialRobot, got {type(robot).__name__}")
+    else:
+        raise TypeError(
+            "robot_or_model must be a SerialRobot or an object with robot and base attributes "
+            f"(e.g. robidlib.estimation.ekf.robot_base_model(...)), got {type(robot_or_model).__name__}"
+        )
+    n = robot.n
+    rigid, fric = tuple(robot.param_names), tuple(friction_names(n))
+    if base is None:
+        if n_params == 10 * n:
+            return _Model(robot, None, (), 10 * n, False, rigid)
+        if n_params == 12 * n:
+            return _Model(robot, None, (), 12 * n, True, rigid + fric)
+        raise ValueError(
+            f"params must hold the {10 * n} standard parameters of the {n}-joint robot (or {12 * n} "
+            f"with viscous and Coulomb friction), or give base=...; got {n_params} entries"
+        )
+    if not _is_base(base):
+        raise TypeError(f"base must be a BaseParameters (robidlib.base.base_parameters), got {type(base).__name__}")
+    names = tuple(base.names)
+    if names == rigid:
+        std_friction = False
+    elif names == rigid + fric:
+        std_friction = True
+        if terms:
+            raise ValueError(f"the base parameters already hold the friction columns; extra terms {terms} would repeat them")
+    else:
+        raise ValueError(
+            f"base was computed for other parameters ({len(names)} named {names[:2]}...); expected this "
+            f"robot's {10 * n} (or {12 * n} with friction=True)"
+        )
+    extra = tuple(friction_names(n, terms)) if terms else ()
+    model = _Model(robot, base, terms, int(base.rank), std_friction, tuple(base.base_names) + extra)
+    if n_params is not None and n_params != model.p:
+        raise ValueError(
+            f"params must hold {model.p} entries ({base.rank} base parameters"
+            + (f" + {len(extra)} friction coefficients" if extra else "")
+            + f"), got {n_params}"
+        )
+    return model
+
+
+def identified_robot(robot_or_model: Any, params: Any, base: Any = None) -> Any:
+    """A :class:`~robidlib.robot.SerialRobot` whose dynamics are those of identified parameters.
+
+    Use it to simulate an identified model with :func:`robidlib.dynamics.simulate` or to
+    compute its mass matrix.  Base parameters are turned into standard ones with
+    :func:`base_to_standard` (same dynamics).  Friction is taken from ``params`` when they
+    hold friction coefficients and is **zero otherwise**: the identified model knows nothing
+    else; the robot's own friction is not kept.
+
+    Parameters
+    ----------
+    robot_or_model : SerialRobot or model object
+        The robot (kinematics and gravity are used, its inertial and friction parameters are
+        replaced), or an object with ``robot``, ``base`` (and ``friction`` terms) attributes
+        such as ``robidlib.estimation.ekf.robot_base_model(...)``.
+    params : array_like, shape (p,)
+        Identified parameters: standard (``10 n`` or ``12 n`` with friction) when ``base`` is
+        None, else base parameters (then friction coefficients of the model's terms).
+    base : BaseParameters, optional
+        The base parameters ``params`` refer to (with a SerialRobot).
+
+    Returns
+    -------
+    SerialRobot
+
+    Raises
+    ------
+    ValueError
+        If ``params`` has the wrong length or is not finite, ``base`` belongs to another
+        robot, or an identified friction coefficient is negative (a SerialRobot refuses it).
+    TypeError
+        If ``robot_or_model`` or ``base`` has the wrong type.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.base import base_parameters
+    >>> from robidlib.dynamics import mass_matrix
+    >>> from robidlib.models import planar_2r
+    >>> arm = planar_2r()
+    >>> bp = base_parameters(arm, rng=0)
+    >>> twin = identified_robot(arm, bp.beta(arm.params), base=bp)
+    >>> bool(np.allclose(mass_matrix(twin, [0.3, -0.2]), mass_matrix(arm, [0.3, -0.2])))
+    True
+    """
+    P = as_array("params", params, ndim=1)
+    model = _resolve(robot_or_model, base, P.size)
+    pi, fr = model.standard(P[None])
+    if np.any(fr < 0):
+        raise ValueError(
+            f"the identified friction coefficients must be >= 0 to build a SerialRobot, got {fr[0].tolist()} "
+            "([fv, fc] per joint)"
+        )
+    return model.robot.with_params(pi[0]).with_friction(fr[0])
+
+
+# ------------------------------------------------------------------ batched simulation
+def _mass_bias(robot: Any, q: np.ndarray, qd: np.ndarray, pi: np.ndarray, fr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mass matrices (K, n, n) and bias torques (K, n) of K models at K states.
+
+    One batched regressor call on ``K (n + 2)`` samples: ``(q, 0, 0)`` (gravity),
+    ``(q, 0, e_j)`` (gravity + column j of M) and ``(q, qd, 0)`` (gravity + Coriolis and
+    centrifugal), each multiplied by its model's parameters.
+    """
+    from .regressor import regressor
+
+    K, n = q.shape
+    Q = np.repeat(q[:, None, :], n + 2, axis=1)
+    QD = np.zeros_like(Q)
+    QD[:, n + 1] = qd
+    QDD = np.zeros_like(Q)
+    QDD[:, 1 : n + 1] = np.eye(n)
+    Y = regressor(robot, Q.reshape(-1, n), QD.reshape(-1, n), QDD.reshape(-1, n)).reshape(K, n + 2, n, -1)
+    T = np.einsum("kmjp,kp->kmj", Y, pi)
+    g = T[:, 0]
+    M = np.swapaxes(T[:, 1 : n + 1] - g[:, None, :], 1, 2)
+    M = 0.5 * (M + np.swapaxes(M, 1, 2))
+    h = T[:, n + 1] + fr[:, :, 0] * qd + fr[:, :, 1] * np.sign(qd)
+    return M, h
+
+
+def _uniform_trajectory(trajectory: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
+    for attr in ("t", "q", "qd", "qdd"):
+        if not hasattr(trajectory, attr):
+            raise TypeError(
+                f"trajectory must have t, q, qd and qdd (a robidlib.trajectories.Trajectory), got {type(trajectory).__name__}"
+            )
+    t = as_array("trajectory.t", trajectory.t, ndim=1)
+    N = t.size
+    if N < 2:
+        raise ValueError(f"trajectory must hold at least 2 samples, got {N}")
+    q = as_array("trajectory.q", trajectory.q, ndim=2)
+    n = q.shape[1]
+    qd = as_array("trajectory.qd", trajectory.qd, shape=(N, n))
+    qdd = as_array("trajectory.qdd", trajectory.qdd, shape=(N, n))
+    if q.shape[0] != N:
+        raise ValueError(f"trajectory.q must have {N} rows (one per time), got shape {q.shape}")
+    dt = np.diff(t)
+    h = float(dt.mean())
+    if h <= 0 or not np.allclose(dt, h, rtol=1e-6, atol=0.0):
+        raise ValueError(
+            f"trajectory.t must be uniformly spaced and increasing, got steps from {dt.min():.6g} to {dt.max():.6g} s"
+        )
+    return t, q, qd, qdd, h
+
+
+def _hermite(q: np.ndarray, qd: np.ndarray, qdd: np.ndarray, h: float, m: int) -> tuple[np.ndarray, ...]:
+    """Reference on a grid ``m`` times finer.
+
+    Cubic Hermite interpolation for ``q`` (from ``q`` and ``qd``) and for ``qd`` (from ``qd``
+    and ``qdd``); ``qdd`` by the cubic through the four nearest samples (the three nearest
+    for a 3-sample record, linear for 2).  All are fourth-order accurate in the step.
+    """
+    N, n = q.shape
+    s = np.arange(m) / m
+    h00, h10, h01, h11 = 2 * s**3 - 3 * s**2 + 1, s**3 - 2 * s**2 + s, -2 * s**3 + 3 * s**2, s**3 - s**2
+
+    def interp(x, dx):
+        a, b, da, db = x[:-1, None], x[1:, None], h * dx[:-1, None], h * dx[1:, None]
+        w = [c[None, :, None] for c in (h00, h10, h01, h11)]
+        fine = w[0] * a + w[1] * da + w[2] * b + w[3] * db
+        return np.concatenate([fine.reshape(-1, n), x[-1:]], axis=0)
+
+    # Lagrange cubic through samples j0 .. j0 + 3 (clipped to the record) at k + s
+    k = np.arange(N - 1)
+    width = min(4, N)
+    j0 = np.clip(k - 1, 0, N - width)
+    nodes = np.arange(width)
+    x = (k - j0)[:, None] + s[None, :]                           # position among the nodes (N-1, m)
+    L = np.ones((N - 1, m, width))
+    for a in range(width):
+        for b in range(width):
+            if a != b:
+                L[:, :, a] *= (x - nodes[b]) / (nodes[a] - nodes[b])
+    idx = j0[:, None] + nodes[None, :]                            # (N-1, width)
+    qdd_f = np.einsum("kma,kaj->kmj", L, qdd[idx]).reshape(-1, n)
+    return interp(q, qd), interp(qd, qdd), np.concatenate([qdd_f, qdd[-1:]])
+
+
+@dataclass(frozen=True)
+class TrackingResult:
+    """Result of :func:`simulate_tracking`.
+
+    Attributes
+    ----------
+    t : numpy.ndarray, shape (N,)
+        Sample times, s.
+    q, qd, tau : numpy.ndarray, shape (K, N, n) or (N, n)
+        Joint positions, velocities and the controller's torques of each model at the sample
+        times (the leading axis is dropped for a single parameter vector).
+    q_ref : numpy.ndarray, shape (N, n)
+        The reference positions.
+    kp, kd : numpy.ndarray, shape (n,)
+        The controller gains used.
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    tau: np.ndarray
+    q_ref: np.ndarray
+    kp: np.ndarray
+    kd: np.ndarray
+
+
+def simulate_tracking(
+    robot_or_model: Any,
+    params: Any,
+    trajectory: Any,
+    *,
+    base: Any = None,
+    feedforward: Any = None,
+    bandwidth: float = 2.0,
+    damping: float = 1.0,
+    substeps: int = 2,
+) -> TrackingResult:
+    """Simulate models that track a reference with the same PD + feed-forward controller.
+
+    Every model ``k`` (one parameter vector each) starts on the reference and is driven by::
+
+        tau = tau_ff(t) + Kp (q_ref(t) - q) + Kd (qd_ref(t) - qd)
+
+    where ``tau_ff`` is the inverse dynamics of the ``feedforward`` model along the
+    reference (the controller's model of the robot) and the gains give each joint a
+    closed-loop bandwidth ``bandwidth`` (Hz) and damping ratio ``damping`` on the
+    feed-forward model's mean mass-matrix diagonal ``m_j``: ``Kp_j = m_j w^2``,
+    ``Kd_j = 2 damping m_j w``, ``w = 2 pi bandwidth``.  Open-loop simulation (the same
+    torques, no feedback) is useless for validation over more than a fraction of a second:
+    an arm under gravity is unstable and even the exact model drifts away.  With feedback
+    the motion stays close to the reference and the differences between the models show in
+    the tracking errors.
+
+    All models are integrated together by the classical fourth-order Runge-Kutta method with
+    the step ``dt / substeps`` (``dt`` the trajectory's sampling period): the dynamics are
+    linear in the parameters, so one batched regressor evaluation per stage gives every
+    model's mass matrix and bias torques.  Between samples the reference is interpolated to
+    fourth order: cubic Hermite for positions (from positions and velocities) and velocities
+    (from velocities and accelerations), the cubic through four neighbouring samples for
+    accelerations.
+
+    Parameters
+    ----------
+    robot_or_model : SerialRobot or model object
+        See :func:`identified_robot`.
+    params : array_like, shape (p,) or (K, p)
+        Parameter vector(s) of the model(s) to simulate.
+    trajectory : Trajectory
+        Reference (``t`` uniformly spaced, ``q``, ``qd``, ``qdd``).
+    base : BaseParameters, optional
+        When ``params`` are base parameters (with a SerialRobot).
+    feedforward : array_like, shape (p,), optional
+        Parameters of the controller's model (default: the first row of ``params``).
+    bandwidth : float, default 2.0
+        Closed-loop bandwidth in Hz (> 0).
+    damping : float, default 1.0
+        Damping ratio (> 0).
+    substeps : int, default 2
+        Runge-Kutta steps per sample (>= 1).
+
+    Returns
+    -------
+    TrackingResult
+
+    Raises
+    ------
+    ValueError
+        Bad shapes or values, a non-uniform time grid, a singular mass matrix or a
+        simulation that blows up (the message names the model).
+    TypeError
+        If ``robot_or_model``, ``base`` or ``trajectory`` has the wrong type.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> from robidlib.trajectories import quintic
+    >>> arm = planar_2r()
+    >>> ref = quintic(np.linspace(0.0, 1.0, 51), [0.0, 0.0], [0.5, -0.5], T=1.0)
+    >>> heavy = arm.params * 1.2
+    >>> res = simulate_tracking(arm, [arm.params, heavy], ref)   # the controller knows the first
+    >>> err = np.abs(res.q - ref.q).max(axis=(1, 2))
+    >>> bool(err[0] < 1e-4), bool(err[1] > 1e-2)     # rad: the second model lags behind
+    (True, True)
+    """
+    P = as_array("params", params, ndim=(1, 2))
+    single = P.ndim == 1
+    P2 = P[None] if single else P
+    if P2.shape[0] == 0:
+        raise ValueError(f"params must hold at least one parameter vector, got shape {P.shape}")
+    model = _resolve(robot_or_model, base, P2.shape[1])
+    t, q_ref, qd_ref, qdd_ref, dt = _uniform_trajectory(trajectory)
+    n = model.robot.n
+    if q_ref.shape[1] != n:
+        raise ValueError(f"trajectory must have {n} joints (columns) for this robot, got {q_ref.shape[1]}")
+    ff = P2[0] if feedforward is None else as_array("feedforward", feedforward, shape=(model.p,))
+    w = 2.0 * np.pi * check_positive("bandwidth", bandwidth)
+    zeta = check_positive("damping", damping)
+    if isinstance(substeps, (bool, np.bool_)) or not isinstance(substeps, (int, np.integer)) or substeps < 1:
+        raise ValueError(f"substeps must be a positive integer, got {substeps!r}")
+    m = 2 * int(substeps)                         # reference on a grid of half steps
+    h = dt / substeps
+    qf, qdf, qddf = _hermite(q_ref, qd_ref, qdd_ref, dt, m)
+
+    from .regressor import regressor
+
+    pi_ff, fr_ff = model.standard(ff[None])
+    tau_ff = regressor(model.robot, qf, qdf, qddf) @ pi_ff[0] + fr_ff[0, :, 0] * qdf + fr_ff[0, :, 1] * np.sign(qdf)
+    every = max(1, t.size // 50)                  # mean mass-matrix diagonal from <= ~50 samples
+    Mff, _ = _mass_bias(model.robot, q_ref[::every], np.zeros_like(q_ref[::every]),
+                        np.repeat(pi_ff, q_ref[::every].shape[0], axis=0),
+                        np.repeat(fr_ff, q_ref[::every].shape[0], axis=0))
+    mbar = np.abs(np.diagonal(Mff, axis1=1, axis2=2)).mean(axis=0)
+    kp, kd = mbar * w**2, 2.0 * zeta * mbar * w
+
+    pi, fr = model.standard(P2)
+    K = P2.shape[0]
+
+    def control(i, q, qd):
+        return tau_ff[i] + kp * (qf[i] - q) + kd * (qdf[i] - qd)
+
+    def accel(q, qd, tau):
+        M, hb = _mass_bias(model.robot, q, qd, pi, fr)
+        try:
+            qdd = np.linalg.solve(M, (tau - hb)[..., None])[..., 0]
+        except np.linalg.LinAlgError:
+            raise ValueError("a model has a singular mass matrix along the simulation; check its parameters") from None
+        bad = ~np.all(np.isfinite(qdd), axis=1)
+        if np.any(bad):
+            raise ValueError(f"the simulation of model(s) {np.flatnonzero(bad).tolist()} blew up (non-finite accelerations)")
+        return qdd
+
+    N = t.size
+    Qo, QDo, To = np.empty((K, N, n)), np.empty((K, N, n)), np.empty((K, N, n))
+    q = np.repeat(q_ref[:1], K, axis=0)
+    qd = np.repeat(qd_ref[:1], K, axis=0)
+    for k in range(N):
+        i0 = k * m
+        Qo[:, k], QDo[:, k] = q, qd
+        To[:, k] = control(i0, q, qd)
+        if k == N - 1:
+            break
+        for s in range(substeps):
+            a, b, c = i0 + 2 * s, i0 + 2 * s + 1, i0 + 2 * s + 2
+            k1v = accel(q, qd, control(a, q, qd))
+            q2, qd2 = q + 0.5 * h * qd, qd + 0.5 * h * k1v
+            k2v = accel(q2, qd2, control(b, q2, qd2))
+            q3, qd3 = q + 0.5 * h * qd2, qd + 0.5 * h * k2v
+            k3v = accel(q3, qd3, control(b, q3, qd3))
+            q4, qd4 = q + h * qd3, qd + h * k3v
+            k4v = accel(q4, qd4, control(c, q4, qd4))
+            q = q + (h / 6.0) * (qd + 2 * qd2 + 2 * qd3 + qd4)
+            qd = qd + (h / 6.0) * (k1v + 2 * k2v + 2 * k3v + k4v)
+    if single:
+        Qo, QDo, To = Qo[0], QDo[0], To[0]
+    return TrackingResult(t=t.copy(), q=Qo, qd=QDo, tau=To, q_ref=q_ref.copy(), kp=kp, kd=kd)
+
+
+# ------------------------------------------------------------------------- sensitivity
+@dataclass(frozen=True)
+class SensitivityResult:
+    """Result of :func:`sensitivity`.
+
+    Attributes
+    ----------
+    names : tuple of str
+        Parameter names, length ``p``.
+    params : numpy.ndarray, shape (p,)
+        Nominal parameters.
+    variations : numpy.ndarray, shape (m,)
+        Relative variations applied (fractions: ``-0.5`` is -50 %).
+    rms_joint : numpy.ndarray, shape (p, m, n)
+        :func:`rms_index` of each joint's output against the nominal output.
+    rms : numpy.ndarray, shape (p, m)
+        Mean of ``rms_joint`` over the joints (every joint weighs the same).
+    output : {"q", "tau"}
+        What was compared: simulated joint positions or joint torques.
+    nominal : numpy.ndarray, shape (N, n)
+        The nominal output.
+    """
+
+    names: tuple[str, ...]
+    params: np.ndarray
+    variations: np.ndarray
+    rms_joint: np.ndarray
+    rms: np.ndarray
+    output: str
+    nominal: np.ndarray
+
+    @property
+    def max_rms(self) -> np.ndarray:
+        """Largest RMS index of each parameter over the variations, shape ``(p,)``."""
+        return self.rms.max(axis=1)
+
+    def ranking(self) -> tuple[str, ...]:
+        """Parameter names from the most to the least influential (by :attr:`max_rms`)."""
+        order = np.argsort(-self.max_rms, kind="stable")
+        return tuple(self.names[i] for i in order)
+
+    def to_markdown(self, digits: int = 3, top: int | None = None) -> str:
+        """A markdown table: one row per parameter (most influential first), one column per variation.
+
+        Parameters
+        ----------
+        digits : int, default 3
+            Significant digits.
+        top : int, optional
+            Only the ``top`` most influential parameters.
+        """
+        order = np.argsort(-self.max_rms, kind="stable")
+        if top is not None:
+            order = order[: int(top)]
+        head = "| parameter | value | " + " | ".join(f"{100 * v:+.0f} %" for v in self.variations) + " |"
+        sep = "|---|---:|" + "---:|" * self.variations.size
+        rows = [head, sep]
+        for i in order:
+            cells = " | ".join(f"{x:.{digits}g}" for x in self.rms[i])
+            rows.append(f"| {self.names[i]} | {self.params[i]:.{digits}g} | {cells} |")
+        return "\n".join(rows)
+
+
+def sensitivity(
+    robot_or_model: Any,
+    params: Any,
+    trajectory: Any,
+    variation: float = 0.5,
+    steps: int | Sequence[float] = 5,
+    *,
+    base: Any = None,
+    output: str = "q",
+    names: Sequence[str] | None = None,
+    bandwidth: float = 2.0,
+    damping: float = 1.0,
+    substeps: int = 2,
+) -> SensitivityResult:
+    """Sensitivity of the motion (or the torques) to each parameter, one at a time.
+
+    Each parameter ``i`` is multiplied by ``1 + s`` for every relative variation ``s`` of
+    the grid (``-variation .. +variation``), the others keeping their nominal values, and
+    the output of the varied model is compared with the nominal model's by
+    :func:`rms_index`, joint by joint:
+
+    * ``output="q"``: both models track ``trajectory`` with the same PD + feed-forward
+      controller, whose feed-forward is computed with the *nominal* parameters
+      (:func:`simulate_tracking`); the varied model's tracking error is the effect of the
+      parameter error on the motion (the paper's Table 6 and Figure 8 in this closed-loop
+      form; open loop, an arm under gravity drifts away whatever the parameters);
+    * ``output="tau"``: the torques of both models along ``trajectory`` (inverse dynamics);
+      the index then grows almost linearly with ``|s|`` and the parameter's contribution
+      ``|b_i| ||W_i||`` to the torques.
+
+    A parameter whose nominal value is 0 cannot be varied relatively: its RMS index is 0.
+    A variation of 0 reproduces the nominal model, whose index is exactly 0 (identical
+    parameter vectors are simulated once).  Note that the RMS index of positions, being
+    Theil's ``U1``, depends on where the joint zero is (the mean position enters its
+    denominator); compare parameters with each other, not with indices of other robots.
+
+    Parameters
+    ----------
+    robot_or_model : SerialRobot or model object
+        See :func:`identified_robot`.
+    params : array_like, shape (p,)
+        Nominal (identified) parameters: standard ones, or base parameters with ``base``.
+    trajectory : Trajectory
+        Reference motion (``t`` uniformly spaced, ``q``, ``qd``, ``qdd``).
+    variation : float, default 0.5
+        Largest relative variation, in ``(0, 1]`` (0.5 = +-50 %).
+    steps : int or array_like, default 5
+        Number of variations evenly spaced in ``[-variation, variation]`` (an int >= 2), or
+        the relative variations themselves (each within ``[-variation, variation]``).
+    base : BaseParameters, optional
+        When ``params`` are base parameters of a SerialRobot.
+    output : {"q", "tau"}, default "q"
+        Compare simulated joint positions or joint torques.
+    names : sequence of str, optional
+        Parameter names (default: the base or standard names).
+    bandwidth, damping, substeps
+        Controller and integration settings of :func:`simulate_tracking` (``output="q"``).
+
+    Returns
+    -------
+    SensitivityResult
+
+    Raises
+    ------
+    ValueError
+        If ``variation`` is not in ``(0, 1]``, ``steps`` is not an int >= 2 or a non-empty
+        1-D array of variations within the range, the shapes do not match, an output series
+        makes the RMS index undefined, or a simulation fails.
+    TypeError
+        For arguments of the wrong type.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> from robidlib.trajectories import quintic
+    >>> arm = planar_2r()
+    >>> ref = quintic(np.linspace(0.0, 1.0, 51), [0.0, 0.0], [0.5, -0.5], T=1.0)
+    >>> res = sensitivity(arm, arm.params, ref, steps=[-0.5, 0.0, 0.5], output="tau")
+    >>> res.rms.shape, float(res.rms[:, 1].max())          # 20 parameters; 0 % changes nothing
+    ((20, 3), 0.0)
+    >>> res.ranking()[:2]                          # the first moments of mass matter most
+    ('mx2', 'mx1')
+    """
+    v = check_positive("variation", variation)
+    if v > 1.0:
+        raise ValueError(f"variation must be in (0, 1] (a fraction: 0.5 is +-50 %), got {v}")
+    if isinstance(steps, (bool, np.bool_)):
+        raise TypeError(f"steps must be an int >= 2 or an array of variations, got {steps!r}")
+    if isinstance(steps, (int, np.integer)):
+        if steps < 2:
+            raise ValueError(f"steps must be an int >= 2 (variations from -variation to +variation), got {steps}")
+        grid = np.linspace(-v, v, int(steps))
+    else:
+        grid = as_array("steps", steps, ndim=1)
+        if grid.size == 0:
+            raise ValueError("steps must hold at least one variation, got an empty array")
+        if np.any(np.abs(grid) > v * (1 + 1e-12)):
+            raise ValueError(f"steps must lie within [-variation, variation] = [{-v}, {v}], got {grid.tolist()}")
+    check_choice("output", output, ("q", "tau"))
+    P = as_array("params", params, ndim=1)
+    model = _resolve(robot_or_model, base, P.size)
+    p = P.size
+    if names is None:
+        names_t = model.names
+    else:
+        if isinstance(names, str):
+            raise TypeError(f"names must be a sequence of str, got the str {names!r}")
+        names_t = tuple(str(x) for x in names)
+        if len(names_t) != p:
+            raise ValueError(f"names must have {p} entries (one per parameter), got {len(names_t)}")
+
+    m = grid.size
+    rows = np.repeat(P[None], 1 + p * m, axis=0)
+    for i in range(p):
+        rows[1 + i * m : 1 + (i + 1) * m, i] = P[i] * (1.0 + grid)
+    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+    inverse = np.asarray(inverse).reshape(-1)
+
+    if output == "q":
+        res = simulate_tracking(
+            robot_or_model, unique, trajectory, base=base, feedforward=P,
+            bandwidth=bandwidth, damping=damping, substeps=substeps,
+        )
+        out = res.q
+    else:
+        from .regressor import regressor
+
+        _, q, qd, qdd, _ = _uniform_trajectory(trajectory)
+        if q.shape[1] != model.robot.n:
+            raise ValueError(f"trajectory must have {model.robot.n} joints (columns), got {q.shape[1]}")
+        pi, fr = model.standard(unique)
+        Y = regressor(model.robot, q, qd, qdd)
+        out = np.einsum("tjp,kp->ktj", Y, pi) + fr[:, None, :, 0] * qd + fr[:, None, :, 1] * np.sign(qd)
+    nominal = out[inverse[0]]
+    n = nominal.shape[1]
+    per_unique = np.array([rms_index(nominal, out[u]) for u in range(unique.shape[0])]).reshape(-1, n)
+    rms_joint = per_unique[inverse[1:]].reshape(p, m, n)
+    return SensitivityResult(
+        names=names_t, params=P.copy(), variations=grid.copy(), rms_joint=rms_joint,
+        rms=rms_joint.mean(axis=2), output=output, nominal=nominal.copy(),
+    )

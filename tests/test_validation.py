@@ -120,3 +120,262 @@ def test_bad_input():
             f(np.ones((2, 2, 2)), np.ones((2, 2, 2)))
         with pytest.raises(TypeError, match="per_joint must be a bool"):
             f(O, P, per_joint="yes")
+
+
+# ------------------------------------------------------------------ errors against the truth
+from types import SimpleNamespace  # noqa: E402
+
+from robidlib.base import base_parameters  # noqa: E402
+from robidlib.dynamics import inverse_dynamics, mass_matrix, simulate  # noqa: E402
+from robidlib.models import planar_2r  # noqa: E402
+from robidlib.regressor import friction_regressor, regressor  # noqa: E402
+from robidlib.trajectories import Trajectory, quintic  # noqa: E402
+from robidlib.validation import (  # noqa: E402
+    base_to_standard,
+    identified_robot,
+    relative_parameter_error,
+    relative_torque_error,
+    sensitivity,
+    simulate_tracking,
+)
+
+
+def test_relative_parameter_error_hand_computed_and_bounds():
+    # terms: |1.2 - 1| / 2.2, |0 - 2| / 2 = 1, zero-zero = 0, |-1 - 1| / 2 = 1
+    e = relative_parameter_error([1.2, 0.0, 0.0, -1.0], [1.0, 2.0, 0.0, 1.0])
+    assert e == pytest.approx(100 * 2 / 4 * (0.2 / 2.2 + 1 + 0 + 1), rel=1e-14)
+    assert relative_parameter_error([3.0, -2.0], [3.0, -2.0]) == 0.0
+    rng = np.random.default_rng(5)
+    b = rng.normal(size=8)
+    E = rng.normal(size=(50, 8)) * 10
+    many = relative_parameter_error(E, b)
+    assert many.shape == (50,)
+    assert np.all((many >= 0) & (many <= 200))
+    assert many[3] == pytest.approx(relative_parameter_error(E[3], b), rel=1e-14)   # row by row
+    # symmetric in estimate and truth, and a sign error costs the maximum
+    assert relative_parameter_error([1.0, 2.0], [1.5, 1.0]) == pytest.approx(relative_parameter_error([1.5, 1.0], [1.0, 2.0]))
+    assert relative_parameter_error(-b, b) == pytest.approx(200.0)
+
+
+def test_relative_parameter_error_bad_input():
+    with pytest.raises(ValueError, match=r"estimate must have 3 parameters .* got shape \(2,\)"):
+        relative_parameter_error([1.0, 2.0], [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="estimate must be finite"):
+        relative_parameter_error([np.nan, 1.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="truth must hold at least one"):
+        relative_parameter_error(np.empty(0), np.empty(0))
+    with pytest.raises(ValueError, match="truth must have 1 dimension"):
+        relative_parameter_error([1.0], [[1.0]])
+
+
+def test_relative_torque_error():
+    o = np.array([[3.0, 1.0], [4.0, -1.0]])
+    p = np.array([[3.0, 1.1], [4.5, -1.0]])
+    np.testing.assert_allclose(relative_torque_error(o, p), [10.0, 100 * 0.1 / np.sqrt(2)], rtol=1e-14)
+    pooled = relative_torque_error(o, p, per_joint=False)
+    assert pooled == pytest.approx(100 * np.sqrt(0.25 + 0.01) / np.sqrt(27.0), rel=1e-14)
+    assert relative_torque_error(o[:, 0], np.zeros(2)) == pytest.approx(100.0)
+    assert relative_torque_error(1e-200 * o, 1e-200 * p)[0] == pytest.approx(10.0)
+    with pytest.raises(ValueError, match=r"same shape, got \(2, 2\) and \(2,\)"):
+        relative_torque_error(o, p[:, 0])
+    with pytest.raises(ValueError, match="undefined for joint\\(s\\) 2: the observed series is identically zero"):
+        relative_torque_error(np.column_stack([o[:, 0], [0.0, 0.0]]), p)
+    with pytest.raises(TypeError, match="per_joint must be a bool"):
+        relative_torque_error(o, p, per_joint=1)
+
+
+# --------------------------------------------------------------------- identified models
+@pytest.fixture(scope="module")
+def arm():
+    return planar_2r()
+
+
+@pytest.fixture(scope="module")
+def states():
+    rng = np.random.default_rng(11)
+    return rng.uniform(-1.5, 1.5, size=(3, 40, 2))
+
+
+@pytest.mark.parametrize("method", ["qr", "svd"])
+def test_base_to_standard_reproduces_the_base_model(arm, states, method):
+    bp = base_parameters(arm, method=method, rng=0)
+    beta = bp.beta(arm.params) * np.linspace(0.5, 1.5, bp.rank)        # any base parameters
+    pi = base_to_standard(bp, beta)
+    np.testing.assert_allclose(bp.beta(pi), beta, rtol=1e-12, atol=1e-14)
+    Y = regressor(arm, *states)
+    np.testing.assert_allclose(Y @ pi, bp.reduce(Y) @ beta, rtol=1e-10, atol=1e-12)
+    batch = base_to_standard(bp, np.stack([beta, 2 * beta]))
+    np.testing.assert_allclose(batch[1], 2 * pi, rtol=1e-14, atol=1e-15)
+    with pytest.raises(ValueError, match=f"beta must have {bp.rank} entries"):
+        base_to_standard(bp, beta[:-1])
+    with pytest.raises(TypeError, match="base must be a BaseParameters"):
+        base_to_standard(np.eye(3), beta)
+
+
+def test_identified_robot_has_the_dynamics_of_the_base_parameters(arm, states):
+    bp = base_parameters(arm, rng=0)
+    beta = bp.beta(arm.params)
+    twin = identified_robot(arm, beta, base=bp)
+    assert not np.allclose(twin.params, arm.params)                # other standard parameters...
+    np.testing.assert_allclose(inverse_dynamics(twin, *states), inverse_dynamics(arm.with_friction(0), *states),
+                               rtol=1e-10, atol=1e-10)             # ...same torques
+    np.testing.assert_allclose(mass_matrix(twin, states[0]), mass_matrix(arm, states[0]), rtol=1e-10, atol=1e-12)
+    # the robot's own friction is not kept: the identified model has none
+    rough = arm.with_friction([[0.3, 0.2], [0.1, 0.05]])
+    assert np.all(identified_robot(rough, beta, base=bp).friction == 0)
+    # standard parameters with friction columns
+    std = np.concatenate([arm.params, [0.3, 0.2, 0.1, 0.05]])
+    np.testing.assert_allclose(identified_robot(arm, std).friction, [[0.3, 0.2], [0.1, 0.05]])
+    # base parameters computed with friction columns
+    bpf = base_parameters(rough, friction=True, rng=0)
+    twin_f = identified_robot(rough, bpf.beta(std), base=bpf)
+    np.testing.assert_allclose(inverse_dynamics(twin_f, *states), inverse_dynamics(rough, *states), rtol=1e-10, atol=1e-10)
+    # a model object with extra viscous friction terms (as robidlib.estimation.ekf.robot_base_model)
+    model = SimpleNamespace(robot=arm, base=bp, friction=("viscous",))
+    twin_v = identified_robot(model, np.concatenate([beta, [0.3, 0.1]]))
+    np.testing.assert_allclose(twin_v.friction, [[0.3, 0.0], [0.1, 0.0]])
+
+
+def test_identified_robot_bad_input(arm):
+    bp = base_parameters(arm, rng=0)
+    beta = bp.beta(arm.params)
+    with pytest.raises(ValueError, match=r"params must hold 6 entries \(6 base parameters\), got 5"):
+        identified_robot(arm, beta[:5], base=bp)
+    with pytest.raises(ValueError, match="params must hold the 20 standard parameters"):
+        identified_robot(arm, beta)
+    with pytest.raises(ValueError, match="identified friction coefficients must be >= 0"):
+        identified_robot(arm, np.concatenate([arm.params, [-0.1, 0.0, 0.0, 0.0]]))
+    other = base_parameters(np.random.default_rng(0).normal(size=(30, 4)))
+    with pytest.raises(ValueError, match="base was computed for other parameters"):
+        identified_robot(arm, np.ones(other.rank), base=other)
+    with pytest.raises(TypeError, match="robot_or_model must be a SerialRobot"):
+        identified_robot("arm", beta, base=bp)
+    with pytest.raises(ValueError, match="base must not be given with a model object"):
+        identified_robot(SimpleNamespace(robot=arm, base=bp), beta, base=bp)
+    with pytest.raises(ValueError, match="unknown friction term"):
+        identified_robot(SimpleNamespace(robot=arm, base=bp, friction=("stiction",)), beta)
+    with pytest.raises(ValueError, match="params must be finite"):
+        identified_robot(arm, np.r_[beta[:-1], np.inf], base=bp)
+
+
+# -------------------------------------------------------------------- tracking simulation
+@pytest.fixture(scope="module")
+def reference():
+    return quintic(np.linspace(0.0, 1.0, 51), [0.0, 0.0], [0.6, -0.4], T=1.0)
+
+
+def test_simulate_tracking_matches_an_adaptive_integration(arm):
+    """Fixed-step batched RK4 against scipy's DOP853 with the same controller."""
+    amp, w = np.array([0.6, -0.4]), np.array([3.0, 5.0])
+
+    def ref(t):
+        t = np.asarray(t, dtype=float)[..., None]
+        return amp * np.sin(w * t), amp * w * np.cos(w * t), -amp * w**2 * np.sin(w * t)
+
+    t = np.linspace(0.0, 1.0, 51)
+    traj = Trajectory(t, *ref(t))
+    res = simulate_tracking(arm, arm.params * 1.1, traj, feedforward=arm.params, substeps=4)
+
+    def controller(ti, q, qd):
+        qr, qdr, qddr = ref(ti)
+        return inverse_dynamics(arm, qr, qdr, qddr) + res.kp * (qr - q) + res.kd * (qdr - qd)
+
+    sim = simulate(arm.with_params(arm.params * 1.1), t, traj.q[0], traj.qd[0], controller, rtol=1e-9, atol=1e-11)
+    assert np.abs(sim.q - traj.q).max() > 1e-2                       # the wrong feed-forward shows
+    np.testing.assert_allclose(res.q, sim.q, atol=5e-7)
+    np.testing.assert_allclose(res.tau, sim.tau, atol=1e-4 * np.abs(sim.tau).max())
+
+
+def test_simulate_tracking_batch_is_consistent(arm, reference):
+    bp = base_parameters(arm, rng=0)
+    beta = bp.beta(arm.params)
+    P = np.stack([beta, beta * 1.3, beta])
+    res = simulate_tracking(arm, P, reference, base=bp)
+    assert res.q.shape == (3, 51, 2) and res.tau.shape == (3, 51, 2)
+    np.testing.assert_array_equal(res.q[0], res.q[2])                 # same parameters, same motion
+    one = simulate_tracking(arm, beta * 1.3, reference, base=bp, feedforward=beta)
+    assert one.q.shape == (51, 2)
+    np.testing.assert_allclose(one.q, res.q[1], rtol=1e-12, atol=1e-14)
+    err = np.abs(res.q - reference.q).max(axis=(1, 2))
+    assert err[0] < 1e-4 < 1e-2 < err[1]
+    # a stiffer controller tracks the wrong model better
+    stiff = simulate_tracking(arm, P[:2], reference, base=bp, bandwidth=6.0)
+    assert np.abs(stiff.q[1] - reference.q).max() < 0.5 * err[1]
+
+
+def test_simulate_tracking_bad_input(arm, reference):
+    with pytest.raises(ValueError, match="bandwidth must be > 0"):
+        simulate_tracking(arm, arm.params, reference, bandwidth=0.0)
+    with pytest.raises(ValueError, match="damping must be > 0"):
+        simulate_tracking(arm, arm.params, reference, damping=-1.0)
+    with pytest.raises(ValueError, match="substeps must be a positive integer"):
+        simulate_tracking(arm, arm.params, reference, substeps=0)
+    with pytest.raises(ValueError, match=r"feedforward must have shape \(20,\)"):
+        simulate_tracking(arm, arm.params, reference, feedforward=arm.params[:3])
+    uneven = Trajectory(np.r_[0.0, 0.1, 0.3], np.zeros((3, 2)), np.zeros((3, 2)), np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="uniformly spaced"):
+        simulate_tracking(arm, arm.params, uneven)
+    three = Trajectory(np.r_[0.0, 0.1, 0.2], np.zeros((3, 3)), np.zeros((3, 3)), np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="trajectory must have 2 joints"):
+        simulate_tracking(arm, arm.params, three)
+    with pytest.raises(TypeError, match="trajectory must have t, q, qd and qdd"):
+        simulate_tracking(arm, arm.params, np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="singular mass matrix"):
+        simulate_tracking(arm, np.zeros(20), reference, feedforward=arm.params)
+
+
+# -------------------------------------------------------------------------- sensitivity
+def test_sensitivity_zero_when_unchanged_and_growing_with_the_variation(arm, reference):
+    bp = base_parameters(arm, rng=0)
+    beta = bp.beta(arm.params)
+    res = sensitivity(arm, beta, reference, variation=0.5, steps=[-0.5, -0.25, 0.0, 0.25, 0.5], base=bp,
+                      output="q")
+    assert res.rms.shape == (bp.rank, 5) and res.rms_joint.shape == (bp.rank, 5, 2)
+    assert res.names == bp.base_names and res.output == "q"
+    np.testing.assert_array_equal(res.rms[:, 2], 0.0)                 # 0 %: the nominal model
+    nonzero = np.abs(beta) > 0
+    assert np.all(res.rms[nonzero][:, [0, 4]] > res.rms[nonzero][:, [1, 3]])   # 50 % moves more than 25 %
+    np.testing.assert_allclose(res.rms, res.rms_joint.mean(axis=2))
+    np.testing.assert_allclose(res.nominal, simulate_tracking(arm, beta, reference, base=bp).q, rtol=1e-12, atol=1e-14)
+    assert res.ranking()[0] == bp.base_names[int(np.argmax(res.max_rms))]
+    md = res.to_markdown(top=3)
+    assert md.count("\n") == 4 and "+50 %" in md
+
+
+def test_sensitivity_of_the_torques_is_nearly_linear(arm, reference):
+    res = sensitivity(arm, arm.params, reference, variation=0.2, steps=5, output="tau")
+    np.testing.assert_allclose(res.variations, [-0.2, -0.1, 0.0, 0.1, 0.2])
+    zero = arm.params == 0
+    np.testing.assert_array_equal(res.rms[zero], 0.0)                 # a zero cannot vary relatively
+    big = res.max_rms > 1e-3
+    ratio = res.rms[big][:, 4] / res.rms[big][:, 3]
+    np.testing.assert_allclose(ratio, 2.0, rtol=0.15)                 # twice the variation, ~twice the index
+    # Theil's U1 of tau + s b_i Y_i against tau, by hand, for the parameter that matters most
+    i = int(np.argmax(res.max_rms))
+    tau0 = regressor(arm, *reference) @ arm.params
+    tau1 = tau0 + 0.2 * arm.params[i] * regressor(arm, *reference)[..., i]
+    np.testing.assert_allclose(res.rms_joint[i, 4], rms_index(tau0, tau1), rtol=1e-12)
+    res2 = sensitivity(arm, arm.params, reference, steps=3, output="tau", names=[f"x{k}" for k in range(20)])
+    assert res2.names[0] == "x0" and res2.variations.tolist() == [-0.5, 0.0, 0.5]
+
+
+def test_sensitivity_bad_input(arm, reference):
+    for bad in (0.0, -0.1, 1.5):
+        with pytest.raises(ValueError, match="variation must be"):
+            sensitivity(arm, arm.params, reference, variation=bad, output="tau")
+    with pytest.raises(ValueError, match="variation must be finite"):
+        sensitivity(arm, arm.params, reference, variation=np.nan, output="tau")
+    with pytest.raises(ValueError, match=r"steps must lie within \[-variation, variation\] = \[-0.5, 0.5\]"):
+        sensitivity(arm, arm.params, reference, steps=[0.0, 0.6], output="tau")
+    with pytest.raises(ValueError, match="steps must be an int >= 2"):
+        sensitivity(arm, arm.params, reference, steps=1, output="tau")
+    with pytest.raises(ValueError, match="steps must hold at least one variation"):
+        sensitivity(arm, arm.params, reference, steps=[], output="tau")
+    with pytest.raises(TypeError, match="steps must be an int >= 2 or an array"):
+        sensitivity(arm, arm.params, reference, steps=True, output="tau")
+    with pytest.raises(ValueError, match="unknown output 'qdd'"):
+        sensitivity(arm, arm.params, reference, output="qdd")
+    with pytest.raises(ValueError, match="names must have 20 entries"):
+        sensitivity(arm, arm.params, reference, output="tau", names=["a", "b"])
+    with pytest.raises(ValueError, match="params must hold the 20 standard parameters"):
+        sensitivity(arm, arm.params[:6], reference, output="tau")

@@ -1,0 +1,1341 @@
+"""Run every estimator on the same data and compare them: a tidy table, a seeded Monte Carlo.
+
+The comparison follows the protocol of simulation studies in identification
+:cite:`gautier2001,hollerbach2016`:
+
+1. a "real" robot (:func:`perturb_robot`: the CAD model with physically consistent errors)
+   follows an excitation trajectory (a Fourier series,
+   :func:`robidlib.trajectories.random_fourier`); its exact motion and torques form a clean
+   :class:`IdentificationData` (:func:`clean_experiment`);
+2. :func:`add_measurement_noise` draws noisy measurements from a seeded generator: white
+   Gaussian torque noise of standard deviation ``level * rms(tau_j)`` on joint ``j`` (so the
+   noise level is relative, and differs in absolute size between joints), and small
+   position / velocity noise for the estimators that measure the motion (the EKF);
+3. every method of :data:`METHODS` (or your own) estimates the base parameters from the
+   same :class:`IdentificationProblem` (:func:`compare_methods`); each one gets the same
+   prior (the base parameters of the CAD model) where it needs a starting point;
+4. each estimate is scored against the truth (:func:`~robidlib.validation.relative_parameter_error`)
+   and by the relative torque error and the agreement index on a *validation* trajectory
+   that took no part in the identification; the wall-clock time and the number of
+   iterations are recorded;
+5. :func:`monte_carlo` repeats 2-4 over noise levels and seeds and :func:`summarize`
+   condenses the raw rows into one row per method and noise level.
+
+Every table is a :class:`ResultTable` (a list of dicts with ``to_markdown``), so no data-frame
+library is needed.
+
+What the regressor-based methods (LS, WLS, Adaline, Hopfield) are given: the motion
+``q, qd, qdd`` *exactly* (as if velocities and accelerations came from a perfectly filtered
+encoder signal; chapter 3 builds the real pipeline) and the noisy torques.  The EKF gets what
+it is designed for: noisy positions and velocities at ``dt = 2 / fs`` and the noisy torques
+at the start, middle and end of each step.  This isolates the effect of the torque noise on
+the least-squares family; it favours them over the EKF, which must estimate the motion too.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ._validate import as_array, check_nonnegative, check_positive, check_rng
+from .validation import (
+    _mass_bias,
+    agreement_index,
+    base_to_standard,
+    relative_parameter_error,
+    relative_torque_error,
+)
+
+__all__ = [
+    "ResultTable",
+    "IdentificationData",
+    "IdentificationProblem",
+    "FitResult",
+    "perturb_robot",
+    "prior_std",
+    "clean_experiment",
+    "add_measurement_noise",
+    "fit_ls",
+    "fit_wls",
+    "fit_adaline",
+    "fit_hopfield",
+    "fit_ekf",
+    "METHODS",
+    "compare_methods",
+    "monte_carlo",
+    "summarize",
+    "Study",
+    "make_study",
+]
+
+
+# ------------------------------------------------------------------------------ table
+def _fmt(x: Any, digits: int) -> str:
+    if isinstance(x, (bool, np.bool_)):
+        return str(bool(x))
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    if isinstance(x, (float, np.floating)):
+        if math.isnan(x):
+            return "-"
+        return f"{x:.{digits}g}"
+    return str(x)
+
+
+def _scalar(x: Any) -> Any:
+    """numpy scalars to Python scalars (for JSON)."""
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+@dataclass
+class ResultTable:
+    """A tidy table: a list of rows (dicts of scalars), one observation per row.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The rows; keys are column names, values are numbers or strings.
+    meta : dict, optional
+        Anything describing how the table was made (settings, versions).
+
+    Examples
+    --------
+    >>> from robidlib.benchmark import ResultTable
+    >>> t = ResultTable([{"method": "LS", "err": 1.23456}, {"method": "WLS", "err": 0.5}])
+    >>> len(t), t.columns, t.column("err").tolist()
+    (2, ('method', 'err'), [1.23456, 0.5])
+    >>> print(t.to_markdown(digits=2))
+    | method | err |
+    |---|---:|
+    | LS | 1.2 |
+    | WLS | 0.5 |
+    >>> len(t.where(method="WLS"))
+    1
+    """
+
+    rows: list[dict[str, Any]]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rows, list) or not all(isinstance(r, dict) for r in self.rows):
+            raise TypeError(f"rows must be a list of dicts, got {type(self.rows).__name__}")
+        self.rows = [{str(k): _scalar(v) for k, v in r.items()} for r in self.rows]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __getitem__(self, i: int) -> dict[str, Any]:
+        return self.rows[i]
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Column names in order of first appearance."""
+        seen: dict[str, None] = {}
+        for r in self.rows:
+            for k in r:
+                seen.setdefault(k, None)
+        return tuple(seen)
+
+    def column(self, name: str) -> np.ndarray:
+        """One column as an array (``nan`` where a row lacks it, for numeric columns).
+
+        Raises
+        ------
+        KeyError
+            If no row has the column.
+        """
+        if name not in self.columns:
+            raise KeyError(f"unknown column {name!r}; the table has {self.columns}")
+        values = [r.get(name, float("nan")) for r in self.rows]
+        try:
+            return np.array(values, dtype=float)
+        except (TypeError, ValueError):
+            return np.array(values, dtype=object)
+
+    def where(self, **conditions: Any) -> "ResultTable":
+        """The rows whose columns equal the given values (``where(method="LS", level=0.02)``).
+
+        Raises
+        ------
+        KeyError
+            If a condition names an unknown column.
+        """
+        for k in conditions:
+            if k not in self.columns:
+                raise KeyError(f"unknown column {k!r}; the table has {self.columns}")
+        keep = [r for r in self.rows if all(r.get(k) == v for k, v in conditions.items())]
+        return ResultTable(keep, dict(self.meta))
+
+    def to_markdown(self, columns: Sequence[str] | None = None, digits: int = 3) -> str:
+        """A markdown (pipe) table; numbers with ``digits`` significant digits, ``nan`` as ``-``.
+
+        Raises
+        ------
+        KeyError
+            If ``columns`` names an unknown column.
+        """
+        cols = tuple(self.columns if columns is None else columns)
+        for c in cols:
+            if c not in self.columns:
+                raise KeyError(f"unknown column {c!r}; the table has {self.columns}")
+        numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) is None for r in self.rows) for c in cols]
+        lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" if num else "---" for num in numeric) + "|"]
+        for r in self.rows:
+            lines.append("| " + " | ".join(_fmt(r.get(c, float("nan")), digits) for c in cols) + " |")
+        return "\n".join(lines)
+
+    def to_json(self) -> str:
+        """JSON text ``{"meta": ..., "rows": [...]}`` (NaN written as null)."""
+        def clean(v: Any) -> Any:
+            if isinstance(v, float) and not math.isfinite(v):
+                return None
+            return v
+        return json.dumps({"meta": self.meta, "rows": [{k: clean(v) for k, v in r.items()} for r in self.rows]},
+                          indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> "ResultTable":
+        """Inverse of :meth:`to_json` (null read back as NaN).
+
+        Raises
+        ------
+        ValueError
+            If the text is not a JSON object with a ``rows`` list.
+        """
+        data = json.loads(text)
+        if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+            raise ValueError("the JSON text must be an object with a 'rows' list (written by ResultTable.to_json)")
+        rows = [{k: (float("nan") if v is None else v) for k, v in r.items()} for r in data["rows"]]
+        return cls(rows, dict(data.get("meta", {})))
+
+
+# ------------------------------------------------------------------------------- data
+@dataclass(frozen=True, eq=False)
+class IdentificationData:
+    """One experiment, uniformly sampled.
+
+    Attributes
+    ----------
+    t : numpy.ndarray, shape (N,)
+        Sample times, s.
+    q, qd, qdd : numpy.ndarray, shape (N, n)
+        The motion given to the regressor-based estimators.
+    tau : numpy.ndarray, shape (N, n)
+        Measured joint torques (N m) and forces (N).
+    q_meas, qd_meas : numpy.ndarray, shape (N, n)
+        Measured positions and velocities (used by the EKF).
+    sigma_tau, sigma_q, sigma_qd : numpy.ndarray, shape (n,)
+        Standard deviations of the measurement noise (zeros for clean data); an
+        experimenter knows them from the sensors' data sheets.
+    tau_true : numpy.ndarray, shape (N, n)
+        The noise-free torques (known in a simulation study only).
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau: np.ndarray
+    q_meas: np.ndarray
+    qd_meas: np.ndarray
+    sigma_tau: np.ndarray
+    sigma_q: np.ndarray
+    sigma_qd: np.ndarray
+    tau_true: np.ndarray
+
+    def __post_init__(self) -> None:
+        t = as_array("t", self.t, ndim=1)
+        if t.size < 3:
+            raise ValueError(f"t must hold at least 3 samples, got {t.size}")
+        q = as_array("q", self.q, ndim=2, shape=(t.size, None))
+        n = q.shape[1]
+        vals = {"t": t, "q": q}
+        for name in ("qd", "qdd", "tau", "q_meas", "qd_meas", "tau_true"):
+            vals[name] = as_array(name, getattr(self, name), shape=(t.size, n))
+        for name in ("sigma_tau", "sigma_q", "sigma_qd"):
+            s = as_array(name, getattr(self, name), shape=(n,))
+            if np.any(s < 0):
+                raise ValueError(f"{name} must be >= 0, got {s.tolist()}")
+            vals[name] = s
+        dt = np.diff(t)
+        if np.any(dt <= 0) or not np.allclose(dt, dt.mean(), rtol=1e-6, atol=0.0):
+            raise ValueError("t must be uniformly spaced and increasing")
+        for k, v in vals.items():
+            object.__setattr__(self, k, v)
+
+    @property
+    def n_joints(self) -> int:
+        """Number of joints ``n``."""
+        return int(self.q.shape[1])
+
+    @property
+    def dt(self) -> float:
+        """Sampling period, s."""
+        return float(self.t[1] - self.t[0])
+
+
+@dataclass(frozen=True, eq=False)
+class IdentificationProblem:
+    """What every estimator receives: robot kinematics, base parameters, data and a prior.
+
+    Attributes
+    ----------
+    robot : SerialRobot
+        Kinematics and gravity (its inertial parameters are *not* used by the estimators).
+    base : BaseParameters
+        The base parameters to estimate (QR or SVD, without friction columns).
+    data : IdentificationData
+        The (noisy) identification experiment.
+    prior : numpy.ndarray, shape (r,)
+        Prior base parameters (e.g. of the CAD model): the starting point of the iterative
+        estimators.
+    prior_std : numpy.ndarray, shape (r,), optional
+        Standard deviations of the prior (e.g. from manufacturing tolerances, :func:`prior_std`);
+        used by the EKF's initial covariance.
+    options : dict
+        Per-method settings, e.g. ``{"adaline": {"tol": 1e-9}}`` (see each ``fit_*``).
+
+    The stacked base regressor ``W`` and torque vector ``y`` of the data are computed once,
+    on first use, and shared by the methods (``problem.W``, ``problem.y``); so is
+    ``problem.column_scale``, the RMS of each column of ``W``.
+    """
+
+    robot: Any
+    base: Any
+    data: IdentificationData
+    prior: np.ndarray
+    prior_std: np.ndarray | None = None
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not hasattr(self.robot, "param_names") or not hasattr(self.robot, "n"):
+            raise TypeError(f"robot must be a SerialRobot, got {type(self.robot).__name__}")
+        if not hasattr(self.base, "reduce") or not hasattr(self.base, "rank"):
+            raise TypeError(f"base must be a BaseParameters, got {type(self.base).__name__}")
+        if tuple(self.base.names) != tuple(self.robot.param_names):
+            raise ValueError(
+                "base must be computed for this robot's rigid-body parameters (base_parameters(robot), "
+                f"without friction): got {self.base.n_params} parameters named {tuple(self.base.names)[:2]}..."
+            )
+        if not isinstance(self.data, IdentificationData):
+            raise TypeError(f"data must be an IdentificationData, got {type(self.data).__name__}")
+        if self.data.n_joints != self.robot.n:
+            raise ValueError(f"data has {self.data.n_joints} joints but the robot has {self.robot.n}")
+        object.__setattr__(self, "prior", as_array("prior", self.prior, shape=(self.base.rank,)).copy())
+        if self.prior_std is not None:
+            sd = as_array("prior_std", self.prior_std, shape=(self.base.rank,)).copy()
+            if np.any(sd <= 0):
+                raise ValueError(f"prior_std must be > 0 (one standard deviation per base parameter), got {sd.tolist()}")
+            object.__setattr__(self, "prior_std", sd)
+        if not isinstance(self.options, Mapping):
+            raise TypeError(f"options must be a mapping of method name to settings, got {type(self.options).__name__}")
+
+    @cached_property
+    def _system(self) -> tuple[np.ndarray, np.ndarray]:
+        from .regressor import regressor, stack
+
+        d = self.data
+        return stack(self.base.reduce(regressor(self.robot, d.q, d.qd, d.qdd)), d.tau)
+
+    @property
+    def W(self) -> np.ndarray:
+        """Stacked base regressor, shape ``(N n, r)`` (sample-major)."""
+        return self._system[0]
+
+    @property
+    def y(self) -> np.ndarray:
+        """Stacked measured torques, shape ``(N n,)``."""
+        return self._system[1]
+
+    @cached_property
+    def column_scale(self) -> np.ndarray:
+        """RMS of each column of ``W`` (zero columns get 1), shape ``(r,)``."""
+        s = np.sqrt(np.mean(self.W**2, axis=0))
+        return np.where(s > 0, s, 1.0)
+
+    def option(self, method: str, key: str, default: Any) -> Any:
+        """Setting ``key`` of ``method`` from :attr:`options`, or ``default``."""
+        return dict(self.options.get(method, {})).get(key, default)
+
+
+@dataclass(frozen=True)
+class FitResult:
+    """What an estimator function returns.
+
+    Attributes
+    ----------
+    params : numpy.ndarray, shape (r,)
+        Estimated base parameters.
+    iterations : int
+        Epochs (Adaline), solver steps (Hopfield), filter steps (EKF), 1 for a direct solve.
+    info : dict
+        Anything else worth keeping.
+    """
+
+    params: np.ndarray
+    iterations: int
+    info: dict = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------- experiments
+def perturb_robot(
+    robot: Any,
+    rng: np.random.Generator | int,
+    mass: float = 0.1,
+    com: float = 0.01,
+    inertia: float = 0.1,
+    angle: float = 0.1,
+) -> Any:
+    """A "real" robot: the CAD model with random, physically consistent parameter errors.
+
+    For every link: the mass is multiplied by ``1 + U(-mass, mass)``, each coordinate of the
+    centre of mass is shifted by ``U(-com, com)`` m, and the inertia tensor about the centre
+    of mass is scaled by ``1 + U(-inertia, inertia)`` and turned by a random rotation of up
+    to ``angle`` rad (this creates products of inertia).  Scaling and rotating a valid
+    inertia tensor keeps it valid, so the result is physically consistent when the input is.
+    Kinematics, friction, gravity and limits are unchanged.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+    rng : numpy.random.Generator or int
+        Seeded generator (or seed).
+    mass, com, inertia, angle : float
+        Sizes of the errors (>= 0; ``mass`` and ``inertia`` < 1).
+
+    Returns
+    -------
+    SerialRobot
+
+    Raises
+    ------
+    ValueError
+        On negative sizes, ``mass`` or ``inertia`` >= 1, or a robot with a massless link.
+    TypeError
+        If ``rng`` is not a Generator or an int.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> from robidlib.params import is_physically_consistent
+    >>> cad = planar_2r()
+    >>> real = perturb_robot(cad, rng=0)
+    >>> bool(is_physically_consistent(real.params)), bool(np.allclose(real.params, cad.params))
+    (True, False)
+    """
+    from scipy.spatial.transform import Rotation
+
+    from .params import link_params, split_link_params
+
+    gen = check_rng(rng)
+    sizes = {k: check_nonnegative(k, v) for k, v in (("mass", mass), ("com", com), ("inertia", inertia), ("angle", angle))}
+    for k in ("mass", "inertia"):
+        if sizes[k] >= 1:
+            raise ValueError(f"{k} must be < 1 (a relative error), got {sizes[k]}")
+    m, c, Ic = split_link_params(robot.params, about="com")
+    if np.any(m <= 0):
+        raise ValueError(f"every link must have a positive mass, got {m.tolist()}")
+    n = robot.n
+    m2 = m * (1.0 + gen.uniform(-sizes["mass"], sizes["mass"], n))
+    c2 = c + gen.uniform(-sizes["com"], sizes["com"], (n, 3))
+    rotvec = gen.normal(size=(n, 3))
+    rotvec *= (gen.uniform(0.0, sizes["angle"], n) / np.maximum(np.linalg.norm(rotvec, axis=1), 1e-300))[:, None]
+    R = Rotation.from_rotvec(rotvec).as_matrix()
+    I2 = (1.0 + gen.uniform(-sizes["inertia"], sizes["inertia"], n))[:, None, None] * (R @ Ic @ np.swapaxes(R, 1, 2))
+    pi = link_params(m2, c2, 0.5 * (I2 + np.swapaxes(I2, 1, 2)), about="com").ravel()
+    return robot.with_params(pi)
+
+
+def prior_std(
+    robot: Any,
+    base: Any,
+    rng: np.random.Generator | int,
+    n_samples: int = 200,
+    **sizes: float,
+) -> np.ndarray:
+    """Standard deviations of the base parameters over random CAD errors (:func:`perturb_robot`).
+
+    The spread of ``base.beta(pi)`` over ``n_samples`` robots drawn by
+    :func:`perturb_robot` with the given error ``sizes``: the prior uncertainty of the base
+    parameters implied by the manufacturing tolerances of the links.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+        The CAD model.
+    base : BaseParameters
+    rng : numpy.random.Generator or int
+    n_samples : int, default 200
+        Number of random robots (>= 2).
+    **sizes : float
+        ``mass``, ``com``, ``inertia``, ``angle`` as in :func:`perturb_robot`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (r,)
+        Sample standard deviations (``ddof = 1``); a parameter that no error can change
+        gets the smallest positive value of the others (a standard deviation must be > 0).
+
+    Raises
+    ------
+    ValueError
+        If ``n_samples < 2`` or a size is invalid.
+
+    Examples
+    --------
+    >>> from robidlib.base import base_parameters
+    >>> from robidlib.models import planar_2r
+    >>> cad = planar_2r()
+    >>> sd = prior_std(cad, base_parameters(cad, rng=0), rng=0, n_samples=50)
+    >>> sd.shape, bool((sd > 0).all())
+    ((6,), True)
+    """
+    gen = check_rng(rng)
+    if isinstance(n_samples, (bool, np.bool_)) or not isinstance(n_samples, (int, np.integer)) or n_samples < 2:
+        raise ValueError(f"n_samples must be an integer >= 2, got {n_samples!r}")
+    B = np.array([base.beta(perturb_robot(robot, gen, **sizes).params) for _ in range(int(n_samples))])
+    sd = B.std(axis=0, ddof=1)
+    positive = sd[sd > 0]
+    if positive.size == 0:
+        raise ValueError("the perturbations change no base parameter: give non-zero sizes")
+    return np.where(sd > 0, sd, positive.min())
+
+
+def clean_experiment(robot: Any, trajectory: Any) -> IdentificationData:
+    """Noise-free data: the trajectory and the robot's exact torques (inverse dynamics, friction included).
+
+    Parameters
+    ----------
+    robot : SerialRobot
+        The "real" robot.
+    trajectory : Trajectory
+        Uniformly sampled motion.
+
+    Returns
+    -------
+    IdentificationData
+        Measurements equal to the truth, noise standard deviations zero.
+
+    Raises
+    ------
+    ValueError
+        If the trajectory does not fit the robot or is not uniformly sampled.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> from robidlib.trajectories import quintic
+    >>> d = clean_experiment(planar_2r(), quintic(np.linspace(0, 1, 11), [0, 0], [1, 1], T=1.0))
+    >>> d.tau.shape, float(d.sigma_tau.max())
+    ((11, 2), 0.0)
+    """
+    from .dynamics import inverse_dynamics
+
+    t = as_array("trajectory.t", trajectory.t, ndim=1)
+    q, qd, qdd = (as_array(k, getattr(trajectory, k), ndim=2) for k in ("q", "qd", "qdd"))
+    tau = inverse_dynamics(robot, q, qd, qdd)
+    z = np.zeros(robot.n)
+    return IdentificationData(t, q, qd, qdd, tau, q.copy(), qd.copy(), z, z, z, tau.copy())
+
+
+def add_measurement_noise(
+    data: IdentificationData,
+    level: float,
+    rng: np.random.Generator | int,
+    sigma_q: float | Sequence[float] = 1e-4,
+    sigma_qd: float | Sequence[float] = 1e-3,
+) -> IdentificationData:
+    """Noisy measurements of clean data.
+
+    Torques: white Gaussian noise of standard deviation ``level * rms(tau_true_j)`` on joint
+    ``j`` (a relative noise level; joints with large torques get large absolute noise).
+    Positions and velocities: white Gaussian noise of standard deviations ``sigma_q`` (rad or
+    m) and ``sigma_qd`` (rad/s or m/s).  The motion ``q, qd, qdd`` given to the
+    regressor-based estimators is left exact (see the module docstring).
+
+    Parameters
+    ----------
+    data : IdentificationData
+        Clean data (from :func:`clean_experiment`).
+    level : float
+        Relative torque noise level, ``>= 0`` (0.02 = 2 % of each joint's RMS torque).
+    rng : numpy.random.Generator or int
+    sigma_q, sigma_qd : float or array_like, shape (n,)
+        Position and velocity noise, ``> 0`` (the EKF needs some measurement noise).
+
+    Returns
+    -------
+    IdentificationData
+
+    Raises
+    ------
+    ValueError
+        On a negative level, non-positive or badly shaped ``sigma_q`` / ``sigma_qd``.
+    TypeError
+        If ``data`` is not an IdentificationData or ``rng`` not a Generator / int.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> from robidlib.trajectories import quintic
+    >>> clean = clean_experiment(planar_2r(), quintic(np.linspace(0, 1, 101), [0, 0], [1, 1], T=1.0))
+    >>> noisy = add_measurement_noise(clean, 0.05, rng=0)
+    >>> bool(np.allclose(noisy.sigma_tau, 0.05 * np.sqrt(np.mean(clean.tau_true**2, axis=0))))
+    True
+    """
+    if not isinstance(data, IdentificationData):
+        raise TypeError(f"data must be an IdentificationData, got {type(data).__name__}")
+    lv = check_nonnegative("level", level)
+    gen = check_rng(rng)
+    n = data.n_joints
+    sq = np.broadcast_to(as_array("sigma_q", sigma_q, ndim=(0, 1)), (n,)).astype(float)
+    sqd = np.broadcast_to(as_array("sigma_qd", sigma_qd, ndim=(0, 1)), (n,)).astype(float)
+    if np.any(sq <= 0) or np.any(sqd <= 0):
+        raise ValueError(f"sigma_q and sigma_qd must be > 0, got {sq.tolist()} and {sqd.tolist()}")
+    st = lv * np.sqrt(np.mean(data.tau_true**2, axis=0))
+    N = data.t.size
+    tau = data.tau_true + st * gen.standard_normal((N, n))
+    q_meas = data.q + sq * gen.standard_normal((N, n))
+    qd_meas = data.qd + sqd * gen.standard_normal((N, n))
+    return IdentificationData(data.t, data.q, data.qd, data.qdd, tau, q_meas, qd_meas, st, sq, sqd, data.tau_true)
+
+
+# ---------------------------------------------------------------------------- methods
+def fit_ls(problem: IdentificationProblem) -> FitResult:
+    """Ordinary least squares (:func:`robidlib.estimation.lsq.ols`) on the stacked system.
+
+    Examples
+    --------
+    See :func:`compare_methods`.
+    """
+    from .estimation.lsq import ols
+
+    est = ols(problem.W, problem.y)
+    return FitResult(est.params, 1, {"cond": est.cond})
+
+
+def fit_wls(problem: IdentificationProblem) -> FitResult:
+    """Weighted least squares with per-joint noise estimated from the OLS residuals (:func:`~robidlib.estimation.lsq.wls`)."""
+    from .estimation.lsq import wls
+
+    est = wls(problem.W, problem.y, n_joints=problem.robot.n)
+    return FitResult(est.params, 2, {"sigma_joint": est.info["sigma_joint"].tolist()})
+
+
+def fit_adaline(problem: IdentificationProblem) -> FitResult:
+    """Batch Adaline (gradient descent on the mean squared error) on equilibrated columns.
+
+    The columns of ``W`` are divided by their RMS ``D`` (the weights become ``D beta``), the
+    rate is ``rate * max_stable_rate`` (default 0.9 of the stable bound) and training starts
+    from the prior and stops when an epoch changes the weights by less than ``tol``
+    (relative, default 1e-10) or after ``max_epochs`` (default 50 000).  Options key
+    ``"adaline"``: ``rate``, ``tol``, ``max_epochs``.
+    """
+    from .estimation.adaline import Adaline, max_stable_rate
+
+    D = problem.column_scale
+    A = problem.W / D
+    rate = float(problem.option("adaline", "rate", 0.9))
+    net = Adaline(
+        rate * max_stable_rate(A), epochs=int(problem.option("adaline", "max_epochs", 50_000)), mode="batch",
+        tol=float(problem.option("adaline", "tol", 1e-10)), w0=problem.prior * D,
+    ).fit(A, problem.y)
+    if net.diverged:
+        raise RuntimeError("Adaline diverged")
+    return FitResult(net.params / D, net.n_epochs, {"converged": net.converged})
+
+
+def fit_hopfield(problem: IdentificationProblem) -> FitResult:
+    """Hopfield network (Abe's form) on equilibrated columns, started at the prior.
+
+    States are the scaled parameters ``S = D beta``; the amplitude of neuron ``i`` is
+    ``alpha_i = margin * max(|S_prior_i|, floor * rms(S_prior))`` (defaults ``margin = 3``,
+    ``floor = 0.3``): the prior bounds the feasible box.  ``beta`` is set so that the initial
+    neuron gain ``alpha / beta`` is 1, and the network runs for ``horizon`` (default 12)
+    times its slowest time constant at the prior (LSODA).  The number of iterations is the
+    number of solver steps.  Options key ``"hopfield"``: ``margin``, ``floor``, ``horizon``.
+    """
+    import warnings
+
+    from .estimation.hopfield import HopfieldEstimator, SaturationWarning
+
+    D = problem.column_scale
+    A = problem.W / D
+    S0 = problem.prior * D
+    margin = float(problem.option("hopfield", "margin", 3.0))
+    floor = float(problem.option("hopfield", "floor", 0.3))
+    alpha = margin * np.maximum(np.abs(S0), floor * np.sqrt(np.mean(S0**2)))
+    net = HopfieldEstimator(alpha=alpha, beta=float(np.max(alpha)), check=True)
+    # the slowest time constant at the prior sets the horizon
+    tc = net.time_constants(A, S0)
+    horizon = float(problem.option("hopfield", "horizon", 12.0)) * float(tc[np.isfinite(tc)].max())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SaturationWarning)
+        net.run(A, problem.y, (0.0, horizon), S0=S0)
+    saturated = any(issubclass(w.category, SaturationWarning) for w in caught)
+    return FitResult(net.params / D, int(net.history["t"].size - 1), {"saturated": saturated, "t_final": horizon})
+
+
+class _AugmentedBaseModel:
+    """Process model of the EKF on ``x = [q, qd, beta]``: RK4 on the base-parameter dynamics.
+
+    The same model as :class:`robidlib.estimation.ekf.AugmentedStateIdentifier` (mass-matrix
+    columns from unit accelerations, bias from ``qdd = 0``, ``d beta/dt = 0``, torque given at
+    the start, middle and end of the step), evaluated with **one batched regressor call per
+    Runge-Kutta stage**: the centre state, the ``2 n`` position-perturbed states (for
+    ``dA/dq`` by central differences) and the ``2 n`` velocity-perturbed ones.  The exact
+    Jacobian of the RK4 map follows by the chain rule through the stages.
+    """
+
+    def __init__(self, robot: Any, base: Any, dt: float) -> None:
+        self.robot, self.base, self.dt = robot, base, float(dt)
+        self.n, self.p = int(robot.n), int(base.rank)
+        self.nx = 2 * self.n + self.p
+        self._cache: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def _stage(self, x: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        from .regressor import regressor
+
+        n, p = self.n, self.p
+        q, qd, beta = x[:n], x[n:2 * n], x[2 * n:]
+        hq = 1e-5 * (1.0 + np.abs(q))
+        hv = 1e-3 * (1.0 + np.abs(qd))
+        E = np.eye(n)
+        # groups of n + 2 samples [(q', 0, 0), (q', 0, e_j), (q', qd, 0)] for q' = q, q +- hq_i e_i
+        qs = np.concatenate([q[None], q + hq[:, None] * E, q - hq[:, None] * E])          # (2n + 1, n)
+        G = qs.shape[0]
+        Q = np.repeat(qs[:, None], n + 2, axis=1)
+        QD = np.zeros_like(Q)
+        QD[:, n + 1] = qd
+        QDD = np.zeros_like(Q)
+        QDD[:, 1:n + 1] = E
+        # velocity-perturbed (q, qd +- hv_i e_i, 0)
+        qdv = np.concatenate([qd + hv[:, None] * E, qd - hv[:, None] * E])
+        Qa = np.concatenate([Q.reshape(-1, n), np.repeat(q[None], 2 * n, axis=0)])
+        QDa = np.concatenate([QD.reshape(-1, n), qdv])
+        QDDa = np.concatenate([QDD.reshape(-1, n), np.zeros((2 * n, n))])
+        Yb = self.base.reduce(regressor(self.robot, Qa, QDa, QDDa))                        # (S, n, p)
+        T = Yb @ beta                                                                     # (S, n)
+        Tg = T[: G * (n + 2)].reshape(G, n + 2, n)
+        Tv = T[G * (n + 2):]
+        g0 = Tg[:, 0]                                                 # gravity at each q'
+        Mcols = Tg[:, 1:n + 1] - g0[:, None]                          # (G, j, i) = M_ij
+        M = Mcols[0].T
+        M = 0.5 * (M + M.T)
+        h = Tg[0, n + 1]
+        try:
+            qdd = np.linalg.solve(M, u - h)
+        except np.linalg.LinAlgError:
+            raise ValueError(f"the mass matrix of the parameter estimate is singular at q = {q}") from None
+        # inverse dynamics at the perturbed positions with the centre's qdd: bias + M' qdd
+        ID = Tg[:, n + 1] + np.einsum("gji,j->gi", Mcols, qdd)      # (G, n)
+        Gq = (ID[1:n + 1] - ID[n + 1:]).T / (2 * hq)                 # (n, n): d tau / d q_i
+        Gv = (Tv[:n] - Tv[n:]).T / (2 * hv)
+        Ybq = Yb[: G * (n + 2)].reshape(G, n + 2, n, p)[0]
+        Yfull = Ybq[n + 1] + np.einsum("j,jip->ip", qdd, Ybq[1:n + 1] - Ybq[0][None])
+        A = np.zeros((self.nx, self.nx))
+        A[:n, n:2 * n] = np.eye(n)
+        A[n:2 * n] = -np.linalg.solve(M, np.hstack([Gq, Gv, Yfull]))
+        if not (np.all(np.isfinite(qdd)) and np.all(np.isfinite(A))):
+            raise ValueError("the EKF process model produced non-finite values")
+        return np.concatenate([qd, qdd, np.zeros(p)]), A
+
+    def _step(self, x: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        dt, I = self.dt, np.eye(self.nx)
+        k1, D1 = self._stage(x, u[0])
+        k2, A2 = self._stage(x + 0.5 * dt * k1, u[1])
+        D2 = A2 @ (I + 0.5 * dt * D1)
+        k3, A3 = self._stage(x + 0.5 * dt * k2, u[1])
+        D3 = A3 @ (I + 0.5 * dt * D2)
+        k4, A4 = self._stage(x + dt * k3, u[2])
+        D4 = A4 @ (I + dt * D3)
+        return x + (dt / 6.0) * (k1 + 2 * k2 + 2 * k3 + k4), I + (dt / 6.0) * (D1 + 2 * D2 + 2 * D3 + D4)
+
+    def jacobian(self, x: np.ndarray, u: np.ndarray) -> np.ndarray:
+        x_next, F = self._step(np.asarray(x, dtype=float), np.asarray(u, dtype=float))
+        self._cache = (np.array(x, dtype=float), np.array(u, dtype=float), x_next, F)
+        return F
+
+    def transition(self, x: np.ndarray, u: np.ndarray) -> np.ndarray:
+        c = self._cache
+        if c is not None and np.array_equal(c[0], x) and np.array_equal(c[1], u):
+            return c[2].copy()
+        return self._step(np.asarray(x, dtype=float), np.asarray(u, dtype=float))[0]
+
+
+def fit_ekf(problem: IdentificationProblem) -> FitResult:
+    """Extended Kalman filter on the augmented state ``[q, qd, beta]`` (RK4, ``dt = 2 / fs``).
+
+    The filter (:class:`robidlib.estimation.ekf.ExtendedKalmanFilter`) steps every other
+    sample: the positions and velocities measured at ``t_0, t_2, t_4, ...`` update it and
+    the torques at the start, middle and end of each step drive the RK4 prediction (the
+    process model of :class:`~robidlib.estimation.ekf.AugmentedStateIdentifier`, evaluated in
+    batches).  Tuning, from the data sheet noise levels:
+
+    * ``R = diag(sigma_q^2, sigma_qd^2)``;
+    * ``Q``: the torque noise seen through the mean inverse mass matrix of the prior model,
+      ``(dt sigma_tau_j / m_j)^2`` on the velocities (a quarter of it on the positions), and
+      zero on the parameters (they are constants);
+    * ``P0``: the measurement variances on ``q, qd``; on ``beta`` the variances
+      ``problem.prior_std**2`` when given (e.g. from :func:`prior_std`), else a standard
+      deviation of ``rel * |prior_i| + floor * max_k |prior_k D_k| / D_i`` with ``D`` the
+      column RMS of the regressor (options ``rel = 0.5``, ``floor = 0.02``).  A prior that is
+      too wide lets the first corrections throw the parameters far off, where the mass
+      matrix of the estimate is no longer positive definite and the linearisation fails:
+      the EKF, unlike least squares, is nonlinear in the parameters and needs a fair prior.
+
+    The filter works on the state scaled by its prior standard deviations (``P0 = I``),
+    which keeps the covariance numerically symmetric positive definite.  Options key
+    ``"ekf"``: ``rel``, ``floor``.  The number of iterations is the number of filter steps.
+    """
+    from .estimation.ekf import ExtendedKalmanFilter
+
+    d = problem.data
+    n, p = problem.robot.n, problem.base.rank
+    N = d.t.size
+    K = (N - 1) // 2                                           # filter steps
+    dt = 2.0 * d.dt
+    model = _AugmentedBaseModel(problem.robot, problem.base, dt)
+    prior = problem.prior
+    # mean mass-matrix diagonal of the prior model along the measured motion
+    pi0 = base_to_standard(problem.base, prior)
+    every = max(1, N // 40)
+    qs = d.q_meas[::every]
+    Mp, _ = _mass_bias(problem.robot, qs, np.zeros_like(qs), np.repeat(pi0[None], qs.shape[0], 0),
+                       np.zeros((qs.shape[0], n, 2)))
+    minv = np.mean(np.abs(np.diagonal(np.linalg.inv(Mp), axis1=1, axis2=2)), axis=0)
+    var_qd = (dt * d.sigma_tau * minv) ** 2
+    Q = np.diag(np.concatenate([0.25 * dt**2 * var_qd, var_qd, np.zeros(p)]))
+    D = problem.column_scale
+    rel = float(problem.option("ekf", "rel", 0.5))
+    floor = float(problem.option("ekf", "floor", 0.02))
+    sd_beta = rel * np.abs(prior) + floor * np.max(np.abs(prior) * D) / D
+    if problem.prior_std is not None:
+        sd_beta = problem.prior_std
+    # the filter runs on the scaled state x / s (s = prior standard deviations), so that P0 = I:
+    # without it P spans 1e-8 (positions) to 1e+1 (masses) and round-off breaks its symmetry
+    s = np.concatenate([d.sigma_q, d.sigma_qd, sd_beta])
+    R = np.diag(np.concatenate([d.sigma_q**2, d.sigma_qd**2]))
+    Hs = np.hstack([np.eye(2 * n), np.zeros((2 * n, p))]) * s
+
+    def f(xs, u):
+        return model.transition(xs * s, u) / s
+
+    def F(xs, u):
+        return model.jacobian(xs * s, u) * s[None, :] / s[:, None]
+
+    kf = ExtendedKalmanFilter(
+        f, lambda xs: Hs @ xs, F, lambda xs: Hs, Q / np.outer(s, s), R,
+        np.concatenate([d.q_meas[0], d.qd_meas[0], prior]) / s, np.eye(2 * n + p), record_history=False,
+    )
+    kf.update(np.concatenate([d.q_meas[0], d.qd_meas[0]]))
+    for k in range(K):
+        i = 2 * k
+        kf.predict(d.tau[i:i + 3])
+        kf.update(np.concatenate([d.q_meas[i + 2], d.qd_meas[i + 2]]))
+    x = kf.x * s
+    std = np.sqrt(np.clip(np.diag(kf.P), 0.0, None)) * s
+    return FitResult(x[2 * n:], K, {"std": std[2 * n:].tolist()})
+
+
+#: The estimators compared by default, by display name.
+METHODS: dict[str, Callable[[IdentificationProblem], FitResult]] = {
+    "LS": fit_ls,
+    "WLS": fit_wls,
+    "Adaline": fit_adaline,
+    "Hopfield": fit_hopfield,
+    "EKF": fit_ekf,
+}
+
+
+# ------------------------------------------------------------------------- comparison
+def _methods(methods: Any) -> dict[str, Callable]:
+    if methods is None:
+        return dict(METHODS)
+    if isinstance(methods, Mapping):
+        out = dict(methods)
+    elif isinstance(methods, str):
+        raise TypeError(f"methods must be a sequence of names or a mapping name -> function, got the str {methods!r}")
+    else:
+        out = {}
+        for name in methods:
+            if name not in METHODS:
+                raise ValueError(f"unknown method {name!r}; expected one of {', '.join(map(repr, METHODS))}")
+            out[name] = METHODS[name]
+    if not out:
+        raise ValueError("methods must name at least one method")
+    for name, fn in out.items():
+        if not callable(fn):
+            raise TypeError(f"method {name!r} must be callable (problem -> FitResult), got {type(fn).__name__}")
+    return out
+
+
+def _validation_regressor(problem: IdentificationProblem, validation: IdentificationData) -> np.ndarray:
+    from .regressor import regressor
+
+    return problem.base.reduce(regressor(problem.robot, validation.q, validation.qd, validation.qdd))
+
+
+def compare_methods(
+    problem: IdentificationProblem,
+    validation: IdentificationData | None = None,
+    truth: Any = None,
+    methods: Sequence[str] | Mapping[str, Callable] | None = None,
+    catch: bool = True,
+) -> ResultTable:
+    """Run every estimator on the same problem and score it: one row per method.
+
+    Columns: ``method``; ``delta_beta`` (:func:`~robidlib.validation.relative_parameter_error`
+    against ``truth``, %); ``delta_tau`` (per-joint
+    :func:`~robidlib.validation.relative_torque_error` of the predicted validation torques
+    against ``validation.tau_true``, averaged over the joints, %); ``agreement`` (the
+    :func:`~robidlib.validation.agreement_index`, averaged over the joints); ``time_s``
+    (wall clock of the fit, s); ``iterations``; ``status`` (``"ok"`` or the error message of
+    a failed fit, whose numbers are then NaN).  The estimates are in ``table.meta["params"]``
+    (a dict of lists).
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+    validation : IdentificationData, optional
+        Validation experiment (default: the identification data itself, a "training error").
+    truth : array_like, shape (r,), optional
+        True base parameters (``delta_beta`` is NaN without them).
+    methods : sequence of str or mapping, optional
+        Names from :data:`METHODS` (default: all), or a mapping ``name -> function(problem) ->
+        FitResult`` to compare your own estimators.
+    catch : bool, default True
+        Record a failing estimator (``ValueError``, ``RuntimeError``, ``LinAlgError``) as a
+        row with status ``"failed: ..."`` instead of raising.
+
+    Returns
+    -------
+    ResultTable
+
+    Raises
+    ------
+    ValueError
+        Unknown method names, a truth of the wrong length, validation data of another robot.
+    TypeError
+        Arguments of the wrong type.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.base import base_parameters
+    >>> from robidlib.models import planar_2r
+    >>> from robidlib.trajectories import random_fourier
+    >>> cad = planar_2r()
+    >>> real = perturb_robot(cad, rng=1)
+    >>> bp = base_parameters(cad, rng=0)
+    >>> ft = random_fourier(cad, 2 * np.pi * 0.5, 3, rng=2)
+    >>> clean = clean_experiment(real, ft.evaluate(np.arange(0.0, 2.0, 0.01)))
+    >>> data = add_measurement_noise(clean, 0.02, rng=3)
+    >>> problem = IdentificationProblem(real, bp, data, prior=bp.beta(cad.params))
+    >>> table = compare_methods(problem, truth=bp.beta(real.params), methods=["LS", "WLS"])
+    >>> table.columns[:4], table.column("status").tolist()
+    (('method', 'delta_beta', 'delta_tau', 'agreement'), ['ok', 'ok'])
+    >>> bool(table.column("delta_tau").max() < 1.0)      # percent, on the (here: training) data
+    True
+    """
+    if not isinstance(problem, IdentificationProblem):
+        raise TypeError(f"problem must be an IdentificationProblem, got {type(problem).__name__}")
+    fns = _methods(methods)
+    if not isinstance(catch, (bool, np.bool_)):
+        raise TypeError(f"catch must be True or False, got {catch!r}")
+    val = problem.data if validation is None else validation
+    if not isinstance(val, IdentificationData):
+        raise TypeError(f"validation must be an IdentificationData, got {type(val).__name__}")
+    if val.n_joints != problem.robot.n:
+        raise ValueError(f"validation has {val.n_joints} joints but the robot has {problem.robot.n}")
+    b = None if truth is None else as_array("truth", truth, shape=(problem.base.rank,))
+    Yv = _validation_regressor(problem, val)
+    problem.W                                  # the shared regressor is built before any clock starts
+    rows, params = [], {}
+    for name, fn in fns.items():
+        t0 = time.perf_counter()
+        try:
+            fit = fn(problem)
+            elapsed = time.perf_counter() - t0
+            if not isinstance(fit, FitResult):
+                raise TypeError(f"method {name!r} must return a FitResult, got {type(fit).__name__}")
+            est = as_array(f"the parameters of {name}", fit.params, shape=(problem.base.rank,))
+        except (ValueError, RuntimeError, np.linalg.LinAlgError) as exc:
+            if not catch:
+                raise
+            rows.append({"method": name, "delta_beta": float("nan"), "delta_tau": float("nan"),
+                         "agreement": float("nan"), "time_s": time.perf_counter() - t0,
+                         "iterations": -1, "status": f"failed: {exc}"[:200]})
+            params[name] = [float("nan")] * problem.base.rank
+            continue
+        pred = Yv @ est
+        rows.append({
+            "method": name,
+            "delta_beta": relative_parameter_error(est, b) if b is not None else float("nan"),
+            "delta_tau": float(np.mean(relative_torque_error(val.tau_true, pred))),
+            "agreement": float(np.mean(agreement_index(val.tau_true, pred))),
+            "time_s": elapsed,
+            "iterations": int(fit.iterations),
+            "status": "ok",
+        })
+        params[name] = est.tolist()
+    return ResultTable(rows, {"params": params})
+
+
+def monte_carlo(
+    robot: Any,
+    base: Any,
+    clean: IdentificationData,
+    levels: Sequence[float],
+    n_runs: int | Mapping[str, int],
+    seed: int,
+    *,
+    prior: Any,
+    truth: Any,
+    prior_std: Any = None,
+    validation: IdentificationData | None = None,
+    methods: Sequence[str] | Mapping[str, Callable] | None = None,
+    sigma_q: float | Sequence[float] = 1e-4,
+    sigma_qd: float | Sequence[float] = 1e-3,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    runs: Iterable[int] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> ResultTable:
+    """Seeded Monte Carlo comparison: every method on the same noisy data sets.
+
+    For noise level ``levels[i]`` and run ``k`` the measurements are drawn by
+    :func:`add_measurement_noise` from the generator seeded with the ``(i, k)``-th child of
+    ``numpy.random.SeedSequence(seed)`` (``spawn``), so any cell (or run) can be recomputed
+    alone and gives the same numbers, whatever else is run; every method sees the same data.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+        The "real" robot (kinematics used by the estimators).
+    base : BaseParameters
+    clean : IdentificationData
+        Noise-free identification data.
+    levels : sequence of float
+        Relative torque noise levels (>= 0).
+    n_runs : int or mapping
+        Runs per noise level (>= 1), or a mapping ``method -> runs`` (the missing methods get
+        the largest number given) to run a slow method fewer times.
+    seed : int
+        Root seed.
+    prior, truth : array_like, shape (r,)
+        Prior base parameters given to the estimators and the true ones.
+    prior_std : array_like, shape (r,), optional
+        Standard deviations of the prior (see :class:`IdentificationProblem`).
+    validation : IdentificationData, optional
+        Validation experiment (default: the clean identification data).
+    methods : optional
+        As in :func:`compare_methods`.
+    sigma_q, sigma_qd : float or array_like
+        Position and velocity noise (see :func:`add_measurement_noise`).
+    options : mapping, optional
+        Per-method settings (see :class:`IdentificationProblem`).
+    runs : iterable of int, optional
+        Only these run indices (e.g. ``[0, 1]`` to reproduce part of a stored result).
+    progress : callable, optional
+        Called with a short message after each cell.
+
+    Returns
+    -------
+    ResultTable
+        Raw rows: the columns of :func:`compare_methods` plus ``level`` and ``run``.
+
+    Raises
+    ------
+    ValueError
+        Empty or negative levels, bad run counts, unknown methods.
+    TypeError
+        Arguments of the wrong type.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.base import base_parameters
+    >>> from robidlib.models import planar_2r
+    >>> from robidlib.trajectories import random_fourier
+    >>> cad = planar_2r()
+    >>> real = perturb_robot(cad, rng=1)
+    >>> bp = base_parameters(cad, rng=0)
+    >>> ft = random_fourier(cad, 2 * np.pi * 0.5, 3, rng=2)
+    >>> clean = clean_experiment(real, ft.evaluate(np.arange(0.0, 2.0, 0.01)))
+    >>> raw = monte_carlo(real, bp, clean, [0.01, 0.05], 3, seed=7, prior=bp.beta(cad.params),
+    ...                   truth=bp.beta(real.params), methods=["LS", "WLS"])
+    >>> len(raw), len(summarize(raw))            # 2 methods x 2 levels x 3 runs; 4 cells
+    (12, 4)
+    """
+    lv = as_array("levels", levels, ndim=1)
+    if lv.size == 0 or np.any(lv < 0):
+        raise ValueError(f"levels must be a non-empty sequence of values >= 0, got {lv.tolist()}")
+    fns = _methods(methods)
+    if isinstance(n_runs, Mapping):
+        counts = {}
+        for k, v in n_runs.items():
+            if k not in fns:
+                raise ValueError(f"n_runs names {k!r}, which is not among the methods {tuple(fns)}")
+            counts[k] = v
+        default = max(counts.values()) if counts else 1
+        counts = {name: counts.get(name, default) for name in fns}
+    else:
+        counts = {name: n_runs for name in fns}
+    for name, c in counts.items():
+        if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or c < 1:
+            raise ValueError(f"n_runs must be a positive integer (per method), got {c!r} for {name!r}")
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+    R = max(counts.values())
+    run_ids = list(range(R)) if runs is None else sorted({int(r) for r in runs})
+    if any(r < 0 or r >= R for r in run_ids):
+        raise ValueError(f"runs must lie in [0, {R}), got {run_ids}")
+    children = np.random.SeedSequence(int(seed)).spawn(lv.size * R)
+    prior = as_array("prior", prior, shape=(base.rank,))
+    truth = as_array("truth", truth, shape=(base.rank,))
+    sd = None if prior_std is None else as_array("prior_std", prior_std, shape=(base.rank,))
+    rows: list[dict[str, Any]] = []
+    for i, level in enumerate(lv):
+        for k in run_ids:
+            active = {name: fn for name, fn in fns.items() if k < counts[name]}
+            if not active:
+                continue
+            data = add_measurement_noise(clean, float(level), np.random.default_rng(children[i * R + k]),
+                                         sigma_q=sigma_q, sigma_qd=sigma_qd)
+            problem = IdentificationProblem(robot, base, data, prior, prior_std=sd, options=options or {})
+            table = compare_methods(problem, validation if validation is not None else clean, truth, active)
+            for r in table:
+                rows.append({"level": float(level), "run": k, **r})
+            if progress is not None:
+                progress(f"level {level:g} run {k}: " + ", ".join(f"{r['method']} {r['delta_beta']:.3g}" for r in table))
+    meta = {"levels": lv.tolist(), "n_runs": {k: int(v) for k, v in counts.items()}, "seed": int(seed)}
+    return ResultTable(rows, meta)
+
+
+def summarize(
+    table: ResultTable,
+    by: Sequence[str] = ("method", "level"),
+    values: Sequence[str] = ("delta_beta", "delta_tau", "agreement", "time_s", "iterations"),
+) -> ResultTable:
+    """One row per group (default: per method and noise level) with mean and standard deviation.
+
+    For each value column ``v``: ``v_mean`` and ``v_std`` (sample standard deviation,
+    ``ddof = 1``; NaN for a single run) over the successful runs (``status == "ok"``), and for
+    ``time_s`` also ``time_s_median``.  ``runs`` counts the rows of the group and ``failed``
+    those whose status is not ``"ok"``.  Groups appear in order of first appearance.
+
+    Parameters
+    ----------
+    table : ResultTable
+        Raw rows (e.g. from :func:`monte_carlo`).
+    by : sequence of str
+        Grouping columns.
+    values : sequence of str
+        Columns to summarise (those absent from the table are skipped).
+
+    Returns
+    -------
+    ResultTable
+
+    Raises
+    ------
+    KeyError
+        If a grouping column is missing.
+    TypeError
+        If ``table`` is not a ResultTable.
+
+    Examples
+    --------
+    >>> t = ResultTable([{"method": "LS", "err": 1.0, "status": "ok"},
+    ...                  {"method": "LS", "err": 3.0, "status": "ok"}])
+    >>> s = summarize(t, by=["method"], values=["err"])
+    >>> s[0]["err_mean"], s[0]["runs"]
+    (2.0, 2)
+    """
+    if not isinstance(table, ResultTable):
+        raise TypeError(f"table must be a ResultTable, got {type(table).__name__}")
+    by = tuple(by)
+    for c in by:
+        if c not in table.columns:
+            raise KeyError(f"unknown grouping column {c!r}; the table has {table.columns}")
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for r in table:
+        groups.setdefault(tuple(r.get(c) for c in by), []).append(r)
+    out = []
+    for key, rs in groups.items():
+        ok = [r for r in rs if r.get("status", "ok") == "ok"]
+        row: dict[str, Any] = dict(zip(by, key))
+        row["runs"] = len(rs)
+        row["failed"] = len(rs) - len(ok)
+        for v in values:
+            if v not in table.columns:
+                continue
+            x = np.array([r.get(v, float("nan")) for r in ok], dtype=float)
+            row[f"{v}_mean"] = float(np.mean(x)) if x.size else float("nan")
+            row[f"{v}_std"] = float(np.std(x, ddof=1)) if x.size > 1 else float("nan")
+            if v == "time_s":
+                row["time_s_median"] = float(np.median(x)) if x.size else float("nan")
+        out.append(row)
+    return ResultTable(out, dict(table.meta))
+
+
+# ------------------------------------------------------------------------------ study
+@dataclass(frozen=True, eq=False)
+class Study:
+    """Everything that defines a benchmark: robots, parameters and the two clean experiments.
+
+    Built by :func:`make_study`; the same call (same settings, same seed) gives the same
+    study on any machine, so a notebook can recompute part of a stored benchmark.
+
+    Attributes
+    ----------
+    cad, real : SerialRobot
+        The CAD model (the prior) and the "real" robot (the truth).
+    base : BaseParameters
+        Base parameters (QR regrouping of the CAD model; the real robot has the same
+        kinematics, hence the same base parameters).
+    truth, prior, prior_std : numpy.ndarray, shape (r,)
+        True base parameters, those of the CAD model, and the prior standard deviations.
+    train, validation : IdentificationData
+        Clean identification and validation experiments of the real robot.
+    excitation, validation_excitation : FourierTrajectory
+        The trajectories.
+    settings : dict
+        The arguments of :func:`make_study`.
+    """
+
+    cad: Any
+    real: Any
+    base: Any
+    truth: np.ndarray
+    prior: np.ndarray
+    prior_std: np.ndarray
+    train: IdentificationData
+    validation: IdentificationData
+    excitation: Any
+    validation_excitation: Any
+    settings: dict
+
+    def problem(self, level: float, rng: np.random.Generator | int, **noise: Any) -> IdentificationProblem:
+        """An identification problem with noisy training data (see :func:`add_measurement_noise`)."""
+        data = add_measurement_noise(self.train, level, rng, **noise)
+        return IdentificationProblem(self.real, self.base, data, self.prior, prior_std=self.prior_std)
+
+    def monte_carlo(self, levels: Sequence[float], n_runs: Any, seed: int, **kwargs: Any) -> ResultTable:
+        """:func:`monte_carlo` on this study (validation on the clean validation experiment)."""
+        return monte_carlo(self.real, self.base, self.train, levels, n_runs, seed, prior=self.prior,
+                           truth=self.truth, prior_std=self.prior_std, validation=self.validation, **kwargs)
+
+
+def make_study(
+    cad: Any,
+    seed: int = 2024,
+    *,
+    duration: float = 5.0,
+    fs: float = 100.0,
+    frequency: float = 0.2,
+    n_harmonics: int = 5,
+    optimize: int = 20,
+    validation_duration: float = 4.0,
+    validation_frequency: float = 0.25,
+    validation_harmonics: int = 4,
+    errors: Mapping[str, float] | None = None,
+) -> Study:
+    """Build a benchmark study of a robot: a perturbed "real" robot, excitations, clean data.
+
+    1. ``real = perturb_robot(cad, rng, **errors)`` (the CAD model with link errors);
+    2. base parameters of the CAD model (``base_parameters(cad, rng=0)``), truth
+       ``base.beta(real.params)``, prior ``base.beta(cad.params)``, and prior standard
+       deviations :func:`prior_std` from 200 more perturbations of the same sizes;
+    3. identification excitation: a random Fourier series
+       (:func:`robidlib.trajectories.random_fourier` with ``fill=0.9``, base frequency
+       ``frequency`` Hz, ``n_harmonics``) improved by ``optimize`` SLSQP iterations of
+       :func:`robidlib.trajectories.optimize_excitation` (condition number of the
+       column-equilibrated base regressor, joint limits as constraints; 0 keeps the random
+       series);
+    4. validation excitation: another random Fourier series with other frequencies, not
+       optimised;
+    5. clean experiments sampled at ``fs`` for ``duration`` and ``validation_duration`` s
+       (endpoints included).
+
+    Parameters
+    ----------
+    cad : SerialRobot
+        The CAD model (positive link masses).
+    seed : int, default 2024
+        Root seed of every random draw.
+    duration, fs, frequency, n_harmonics, optimize
+        Identification experiment: length (s), sampling rate (Hz), base frequency (Hz),
+        harmonics, and SLSQP iterations of the excitation optimisation (>= 0).
+    validation_duration, validation_frequency, validation_harmonics
+        Validation experiment.
+    errors : mapping, optional
+        Sizes of the link errors for :func:`perturb_robot` (``mass``, ``com``, ``inertia``,
+        ``angle``).
+
+    Returns
+    -------
+    Study
+
+    Raises
+    ------
+    ValueError
+        On non-positive durations, rates, frequencies or counts.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> st = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_duration=1.0)
+    >>> st.train.t.size, st.validation.t.size, st.truth.shape
+    (201, 101, (6,))
+    """
+    from .base import base_parameters
+    from .trajectories import excitation_cond, optimize_excitation, random_fourier
+
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+    for name, value in (("duration", duration), ("fs", fs), ("frequency", frequency),
+                        ("validation_duration", validation_duration), ("validation_frequency", validation_frequency)):
+        check_positive(name, value)
+    for name, value in (("n_harmonics", n_harmonics), ("validation_harmonics", validation_harmonics)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    if isinstance(optimize, (bool, np.bool_)) or not isinstance(optimize, (int, np.integer)) or optimize < 0:
+        raise ValueError(f"optimize must be a non-negative integer (SLSQP iterations), got {optimize!r}")
+    errors = dict(errors or {})
+    settings = {"seed": int(seed), "duration": float(duration), "fs": float(fs), "frequency": float(frequency),
+                "n_harmonics": int(n_harmonics), "optimize": int(optimize),
+                "validation_duration": float(validation_duration),
+                "validation_frequency": float(validation_frequency),
+                "validation_harmonics": int(validation_harmonics), "errors": errors, "robot": cad.name}
+    gen = np.random.default_rng(seed)
+    real = perturb_robot(cad, gen, **errors)
+    base = base_parameters(cad, rng=0)
+    sd = prior_std(cad, base, gen, 200, **errors)
+    t = np.arange(int(round(duration * fs)) + 1) / fs
+    best = random_fourier(cad, 2 * np.pi * frequency, int(n_harmonics), gen, fill=0.9)
+    if optimize > 0:
+        best = optimize_excitation(cad, best, base=base, maxiter=int(optimize), rng=gen).trajectory
+    best_cond = excitation_cond(cad, best.evaluate(np.arange(0.0, best.period, 0.05)), base)
+    val = random_fourier(cad, 2 * np.pi * validation_frequency, int(validation_harmonics), gen, fill=0.9)
+    tv = np.arange(int(round(validation_duration * fs)) + 1) / fs
+    settings["excitation_cond"] = best_cond
+    return Study(
+        cad=cad, real=real, base=base, truth=base.beta(real.params), prior=base.beta(cad.params), prior_std=sd,
+        train=clean_experiment(real, best.evaluate(t)), validation=clean_experiment(real, val.evaluate(tv)),
+        excitation=best, validation_excitation=val, settings=settings,
+    )
