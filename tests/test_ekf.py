@@ -706,3 +706,86 @@ def test_jacobian_option_errors():
     assert num.jacobian == "numerical"
     with pytest.raises(ValueError, match="singular"):
         num.dynamics_jacobian(np.r_[0.0, 0.0, 0.0, 1.0, 1.0], [1.0])
+
+
+class _WithoutTerms:
+    """A symbolic model seen through regressor + regressor_derivatives only (the generic path)."""
+
+    def __init__(self, model):
+        self.m = model
+        self.n_joints, self.n_params, self.param_names = model.n_joints, model.n_params, model.param_names
+
+    def regressor(self, q, qd, qdd):
+        return self.m.regressor(q, qd, qdd)
+
+    def regressor_derivatives(self, q, qd, qdd):
+        return self.m.regressor_derivatives(q, qd, qdd)
+
+
+def test_affine_terms_reproduce_the_regressor_and_its_derivatives(arm_models):
+    sym = arm_models[3]
+    rng = np.random.default_rng(12)
+    q, qd, qdd = rng.normal(size=(3, 2))
+    Yh, D, dYh_q, dD_q, dYh_qd = sym.affine_terms(q, qd)
+    assert np.allclose(Yh + np.tensordot(qdd, D, axes=1), sym.regressor(q, qd, qdd), atol=1e-13)
+    dq, dqd = sym.regressor_derivatives(q, qd, qdd)
+    assert np.allclose(np.moveaxis(dq, -1, 0), dYh_q + np.einsum("j,ijrc->irc", qdd, dD_q), atol=1e-12)
+    assert np.allclose(np.moveaxis(dqd, -1, 0), dYh_qd, atol=1e-12)
+    # the identifier's fast path (affine_terms) and its generic path give the same dynamics and F
+    kw = dict(x0=np.r_[np.zeros(4), sym.params], Q=np.zeros(12), R=np.ones(2), P0=np.ones(12), integrator="rk4")
+    fast = AugmentedStateIdentifier(sym, 0.02, **kw)
+    slow = AugmentedStateIdentifier(_WithoutTerms(sym), 0.02, **kw)
+    assert fast._terms is not None and slow._terms is None and slow.jacobian == "analytic"
+    x, u = np.r_[q, qd, sym.params * 1.05], rng.normal(size=(3, 2))
+    assert np.allclose(fast.analytic_transition_jacobian(x, u), slow.analytic_transition_jacobian(x, u),
+                       rtol=1e-12, atol=1e-12)
+    assert np.allclose(fast.dynamics_jacobian(x, u[0]), slow.dynamics_jacobian(x, u[0]), rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="q must be finite"):
+        sym.affine_terms([np.nan, 0.0], [0.0, 0.0])
+    with pytest.raises(ValueError, match=r"qd must have shape \(2,\)"):
+        sym.affine_terms([0.0, 0.0], [0.0, 0.0, 1.0])
+
+
+def test_affine_terms_refuse_velocity_dependent_inertia():
+    import sympy as sp
+
+    q, qd, qdd = sp.symbols("q qd qdd")
+    odd = ekf_module.SymbolicModel(sp.Matrix([[qd * qdd]]), [q], [qd], [qdd])
+    with pytest.raises(ValueError, match="depend on qd"):
+        odd.affine_terms([0.0], [1.0])
+    ident = AugmentedStateIdentifier(odd, 0.02, x0=[0.0, 1.0, 1.0], Q=np.zeros(3), R=[1.0], P0=np.ones(3))
+    assert not odd.has_affine_terms and ident._terms is None and ident.jacobian == "analytic"
+
+
+def test_filterpy_unscented_filter_agrees_with_the_ekf_on_the_augmented_pendulum():
+    """The chapter's pointer: filterpy's UKF on the same augmented model ends where our EKF does."""
+    fp = pytest.importorskip("filterpy.kalman")
+    model = _sym_pendulum()
+    dt, N = 0.02, 300
+    t = dt * np.arange(N)
+    w = 2 * np.pi * 0.2
+    q = 0.8 * np.sin(w * t) + 0.3 * np.sin(2 * w * t + 0.5)
+    qd = 0.8 * w * np.cos(w * t) + 0.6 * w * np.cos(2 * w * t + 0.5)
+    qdd = -0.8 * w**2 * np.sin(w * t) - 1.2 * w**2 * np.sin(2 * w * t + 0.5)
+    tau = (np.column_stack([qdd, np.sin(q), qd]) @ BETA)[:, None]
+    z = q[:, None] + 1e-3 * np.random.default_rng(13).standard_normal((N, 1))
+    b0 = BETA * [1.1, 0.9, 1.2]
+    kw = dict(x0=np.r_[z[0, 0], qd[0], b0], Q=np.r_[0.0, 1e-10, 0.0, 0.0, 0.0], R=[1e-6],
+              P0=np.r_[1e-6, 1e-2, (0.2 * b0) ** 2], integrator="rk4")
+    ekf = AugmentedStateIdentifier(model, dt, **kw)
+    ekf.run(t, tau, z, torque="cubic")
+    ident = AugmentedStateIdentifier(model, dt, **kw)
+    points = fp.MerweScaledSigmaPoints(n=5, alpha=1e-3, beta=2.0, kappa=0.0)
+    ukf = fp.UnscentedKalmanFilter(dim_x=5, dim_z=1, dt=dt, points=points,
+                                   fx=lambda x, dt, u: ident.transition(x, u), hx=ident.measurement)
+    ukf.x, ukf.P = ident.x, ident.P
+    ukf.Q, ukf.R = np.diag(kw["Q"]), np.array([[1e-6]])
+    U = np.stack([tau[:-1], ekf_module.torque_midpoints(tau), tau[1:]], axis=1)
+    ukf.update(z[0])
+    for k in range(1, N):
+        ukf.predict(u=U[k - 1])
+        ukf.update(z[k])
+    ukf_std = np.sqrt(np.diag(ukf.P)[2:])
+    assert np.allclose(ukf_std, ekf.std, rtol=0.2)                      # same information
+    assert np.all(np.abs(ukf.x[2:] - ekf.params) < 2 * ekf.std)         # same answer within the bands
+    assert np.all(np.abs(ekf.params / BETA - 1) < 5e-3) and np.all(np.abs(ukf.x[2:] - BETA) < 3 * ukf_std)

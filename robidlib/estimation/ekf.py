@@ -262,6 +262,7 @@ class ExtendedKalmanFilter:
         self.Q = _check_cov("Q", Q, nx)
         self.R = _check_cov("R", R, None)
         self.nx, self.nz = nx, self.R.shape[0]
+        self._I = np.eye(nx)
         self.record_history = bool(record_history)
         self.y = np.zeros(self.nz)
         self.S = np.zeros((self.nz, self.nz))
@@ -382,7 +383,7 @@ class ExtendedKalmanFilter:
             ) from None
         K = _cho_solve(c, PHt.T).T
         self._x = self._x + K @ y
-        IKH = np.eye(self.nx) - K @ H
+        IKH = self._I - K @ H
         self._set_P(IKH @ self._P @ IKH.T + K @ self.R @ K.T, "update")
         self.y, self.S, self.K = y, S, K
         self.nis = float(y @ _cho_solve(c, y))
@@ -566,6 +567,9 @@ class AugmentedStateIdentifier:
         check_choice("jacobian", jacobian, ("auto", "analytic", "numerical"))
         derivs = getattr(model, "regressor_derivatives", None)
         self._dYb = derivs if callable(derivs) else None
+        terms = getattr(model, "affine_terms", None)          # optional fast path (SymbolicModel)
+        usable = callable(terms) and self._dYb is not None and bool(getattr(model, "has_affine_terms", True))
+        self._terms = terms if usable else None
         if F_jac is not None:
             if jacobian != "auto":
                 raise ValueError(f"give either F_jac or jacobian={jacobian!r}, not both")
@@ -580,6 +584,7 @@ class AugmentedStateIdentifier:
         else:
             self.jacobian = jacobian
         self._cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._Inx = np.eye(self.nx)
         self.fd_step = None if fd_step is None else check_positive("fd_step", fd_step)
         if names is None:
             names = tuple(f"b{i + 1}" for i in range(self.p))
@@ -808,6 +813,8 @@ class AugmentedStateIdentifier:
         return self._xdot_and_A(x, u)[1]
 
     def _xdot_and_A(self, x: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self._terms is not None:
+            return self._xdot_and_A_terms(x, u)
         n, p = self.n, self.p
         q, qd, beta = x[:n], x[n:2 * n], x[2 * n:]
         M, D = self._mass_columns(q, beta)
@@ -835,6 +842,33 @@ class AugmentedStateIdentifier:
             )
         return np.concatenate([qd, qdd, np.zeros(p)]), A
 
+    def _xdot_and_A_terms(self, x: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The same as :meth:`_xdot_and_A` from one call of the model's ``affine_terms``."""
+        n, p = self.n, self.p
+        q, qd, beta = x[:n], x[n:2 * n], x[2 * n:]
+        Yh, D, dYh_q, dD_q, dYh_qd = self._terms(q, qd)
+        M = (D @ beta).T                                       # column j: D[j] beta
+        try:
+            qdd = _solve(M, u - Yh @ beta)
+        except np.linalg.LinAlgError:
+            raise ValueError(
+                f"the mass matrix M(q) built from the parameter estimate {beta} is singular at q = {q}"
+            ) from None
+        Y = Yh + (qdd @ D.reshape(n, n * p)).reshape(n, p)
+        Gq = dYh_q @ beta + (qdd[None, :, None] * (dD_q @ beta)).sum(axis=1)    # [i, row]
+        G = np.empty((n, 2 * n + p))
+        G[:, :n], G[:, n:2 * n], G[:, 2 * n:] = Gq.T, (dYh_qd @ beta).T, Y
+        A = np.zeros((self.nx, self.nx))
+        A[:n, n:2 * n] = np.eye(n)
+        A[n:2 * n] = -_solve(M, G)
+        if not np.isfinite(qdd.sum() + A[n:2 * n].sum()):
+            raise ValueError(
+                f"the forward dynamics gave non-finite values at q = {q}, qd = {qd} with the parameters {beta}"
+            )
+        xdot = np.zeros(self.nx)
+        xdot[:n], xdot[n:2 * n] = qd, qdd
+        return xdot, A
+
     def analytic_transition_jacobian(self, x: Any, u: Any) -> np.ndarray:
         """Exact Jacobian of :meth:`transition` from :meth:`dynamics_jacobian`.
 
@@ -856,7 +890,7 @@ class AugmentedStateIdentifier:
         return self._step_and_F(x, u)[1]
 
     def _step_and_F(self, x: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        dt, I = self.dt, np.eye(self.nx)
+        dt, I = self.dt, self._Inx
         k1, D1 = self._xdot_and_A(x, u[0])
         if self.integrator == "euler":
             return x + dt * k1, I + dt * D1
@@ -1295,6 +1329,9 @@ class SymbolicModel:
         ``(q, qd, qdd)``.
     n_joints, n_params : int
     param_names : tuple of str
+    has_affine_terms : bool
+        Whether the coefficients of ``qdd`` depend on ``q`` only (every mechanical model), so
+        that :meth:`affine_terms` is available.
 
     Raises
     ------
@@ -1377,6 +1414,17 @@ class SymbolicModel:
         self._f_Y1 = sp.lambdify(allsyms, list(Y), modules=math_mod, cse=True)
         self._f_dY1 = sp.lambdify(allsyms, dY, modules=math_mod, cse=True)
         self._f_Y = sp.lambdify(allsyms, list(Y), modules="numpy", cse=True)
+        # Y = Yh(q, qd) + sum_j qdd_j D_j(q): the pieces the EKF needs, in one compiled call
+        zero = {s: 0 for s in groups["qdd"]}
+        Dj = [Y.diff(s) for s in groups["qdd"]]
+        self.has_affine_terms = not any(D.has(*groups["qd"]) for D in Dj)
+        if self.has_affine_terms:
+            Yh = Y.subs(zero)
+            pieces = [Yh] + Dj + [Yh.diff(s).applyfunc(no_dirac) for s in groups["q"]]
+            pieces += [D.diff(s) for s in groups["q"] for D in Dj]
+            pieces += [Yh.diff(s).applyfunc(no_dirac) for s in groups["qd"]]
+            self._f_terms = sp.lambdify(groups["q"] + groups["qd"], [e for P_ in pieces for e in P_],
+                                        modules=math_mod, cse=True)
 
     def _one(self, fun: Callable, q: Any, qd: Any, qdd: Any, shape: tuple[int, ...]) -> np.ndarray | None:
         """Fast path for one float sample of shape (n,); None if the checked path is needed."""
@@ -1411,6 +1459,53 @@ class SymbolicModel:
         if not np.isfinite(out).all():
             raise ValueError("the symbolic regressor returned non-finite values (overflow at a huge state?)")
         return out[0] if single else out
+
+    def affine_terms(self, q: Any, qd: Any) -> tuple[np.ndarray, ...]:
+        """The regressor split as ``Y(q, qd, qdd) = Yh(q, qd) + sum_j qdd_j D_j(q)``, with derivatives.
+
+        Everything :class:`AugmentedStateIdentifier` needs for the dynamics and its analytic
+        Jacobian at one state, from one compiled call: ``M(q) = [D_1 beta, ..., D_n beta]``,
+        ``h = Yh beta``, ``dY/dq_i = dYh/dq_i + sum_j qdd_j dD_j/dq_i``, ``dY/dqd_i = dYh/dqd_i``.
+
+        Parameters
+        ----------
+        q, qd : array_like, shape (n,)
+
+        Returns
+        -------
+        Yh : numpy.ndarray, shape (n, p)
+        D : numpy.ndarray, shape (n, n, p)
+            ``D[j] = dY/dqdd_j``.
+        dYh_dq : numpy.ndarray, shape (n, n, p)
+            ``dYh_dq[i] = dYh/dq_i``.
+        dD_dq : numpy.ndarray, shape (n, n, n, p)
+            ``dD_dq[i, j] = dD_j/dq_i``.
+        dYh_dqd : numpy.ndarray, shape (n, n, p)
+            ``dYh_dqd[i] = dYh/dqd_i``.
+
+        Raises
+        ------
+        ValueError
+            On wrong shapes or NaN/inf, or if the acceleration coefficients ``D_j`` depend on
+            the velocities (not a mechanical model).
+        """
+        if not self.has_affine_terms:
+            raise ValueError("the coefficients of qdd in Y depend on qd: affine_terms needs D_j(q) only")
+        n, p = self.n_joints, self.n_params
+        q = np.asarray(q, dtype=float) if type(q) is np.ndarray else as_array("q", q, shape=(n,))
+        qd = np.asarray(qd, dtype=float) if type(qd) is np.ndarray else as_array("qd", qd, shape=(n,))
+        if q.shape != (n,) or qd.shape != (n,):
+            q, qd = as_array("q", q, shape=(n,)), as_array("qd", qd, shape=(n,))
+        try:
+            flat = np.array(self._f_terms(*q.tolist(), *qd.tolist()), dtype=float)
+        except (ValueError, OverflowError):
+            flat = np.array([np.nan])
+        if not np.isfinite(flat.sum()):                        # one reduction: cheap when all is well
+            as_array("q", q), as_array("qd", qd)               # names a non-finite input
+            raise ValueError("the symbolic regressor terms are not finite at this state")
+        a, b, c, d = n * p, n * p + n * n * p, n * p + 2 * n * n * p, n * p + 2 * n * n * p + n**3 * p
+        return (flat[:a].reshape(n, p), flat[a:b].reshape(n, n, p), flat[b:c].reshape(n, n, p),
+                flat[c:d].reshape(n, n, n, p), flat[d:].reshape(n, n, p))
 
     def regressor_derivatives(self, q: Any, qd: Any, qdd: Any) -> tuple[np.ndarray, np.ndarray]:
         """Exact derivatives ``dY/dq`` and ``dY/dqd`` of one sample.
@@ -1519,6 +1614,15 @@ class SymbolicRobotBaseModel(RobotBaseModel):
     def regressor_derivatives(self, q: Any, qd: Any, qdd: Any) -> tuple[np.ndarray, np.ndarray]:
         """``dYb/dq`` and ``dYb/dqd`` of one sample, each ``(n, p, n)`` (see :class:`SymbolicModel`)."""
         return self.symbolic.regressor_derivatives(q, qd, qdd)
+
+    def affine_terms(self, q: Any, qd: Any) -> tuple[np.ndarray, ...]:
+        """See :meth:`SymbolicModel.affine_terms`."""
+        return self.symbolic.affine_terms(q, qd)
+
+    @property
+    def has_affine_terms(self) -> bool:
+        """See :class:`SymbolicModel`."""
+        return self.symbolic.has_affine_terms
 
     @property
     def Y(self) -> Any:
