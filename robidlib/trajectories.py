@@ -1018,8 +1018,8 @@ class ExcitationResult:
         Condition number of the (scaled) base regressor of the initial guess and of the
         result, on the fine evaluation grid ``t_eval``.
     history : numpy.ndarray
-        Condition number (optimisation grid) at the start and after every iteration of the
-        start that won.
+        Condition number (on the optimisation grid) at the start, at every accepted SLSQP
+        iterate and at the end of the start that won.
     start_conds : numpy.ndarray, shape (n_starts,)
         Final condition number (evaluation grid) of every start; start 0 is ``initial``.
     best_start : int
@@ -1104,7 +1104,7 @@ def optimize_excitation(
     and ``D`` the column scaling.  The trajectory is linear in ``x``
     (:func:`fourier_basis`), so on a time grid the limits are *linear* inequalities
     ``A x >= c`` with an exact Jacobian; the objective is minimised by SLSQP
-    (``scipy.optimize.minimize``) with finite-difference gradients.
+    (``scipy.optimize.minimize``) with forward-difference gradients.
 
     Three grids over one period keep it fast and safe: the objective uses ``n_grid``
     samples (the condition number needs few), the limits ``n_constraint`` samples
@@ -1238,7 +1238,9 @@ def optimize_excitation(
     A, c = np.vstack(rows), np.concatenate(rhs)
     constraints = [{"type": "ineq", "fun": lambda x: A @ x - c, "jac": lambda x: A}] if A.shape[0] else []
 
-    B_obj = fourier_basis(_period_grid(wf, K_obj), wf, n, L)
+    # objective samples offset by half a step: a symmetric guess (b = 0) has qd = 0 exactly
+    # at t = T/4, where the finite-difference steps would flip the Coulomb column sign(qd)
+    B_obj = fourier_basis(_period_grid(wf, K_obj) + np.pi / (wf * K_obj), wf, n, L)
     nfev = [0]
 
     def objective(x: np.ndarray) -> float:
@@ -1249,16 +1251,28 @@ def optimize_excitation(
     for _ in range(n_starts - 1):
         starts.append(random_fourier(robot, wf, L, gen, n_grid=K_eval, **lim).pack())
 
+    def gradient(x: np.ndarray, hist: list) -> np.ndarray:
+        # forward differences; SLSQP asks for a gradient only at accepted iterates, so this
+        # is also where the history is recorded (its callback may see line-search trials)
+        f0 = objective(x)
+        hist.append(float(np.exp(f0)))
+        g = np.empty_like(x)
+        for i in range(x.size):
+            xp = x.copy()
+            xp[i] += 1.5e-8 * max(1.0, abs(x[i]))
+            g[i] = (objective(xp) - f0) / (xp[i] - x[i])
+        return g
+
     best = None
     finals = []
     for k, x0 in enumerate(starts):
-        hist = [float(np.exp(objective(x0)))]
+        hist: list[float] = []
         res = scipy.optimize.minimize(
-            objective, x0, method="SLSQP", constraints=constraints,
-            callback=lambda xk: hist.append(float(np.exp(objective(xk)))),
-            options={"maxiter": maxiter, "ftol": ftol},
+            objective, x0, jac=lambda x, h=hist: gradient(x, h), method="SLSQP",
+            constraints=constraints, options={"maxiter": maxiter, "ftol": ftol},
         )
         x = res.x
+        hist.append(float(np.exp(res.fun)))
         # the result must hold the limits on the fine grid: contract the harmonics if needed
         s = _max_scale(x, n, L, B_eval, lim)
         contraction = 1.0
