@@ -748,13 +748,16 @@ class AugmentedStateIdentifier:
     def _check_u(self, u: Any) -> np.ndarray:
         """Torque over a step as a (3, n) array [start, middle, end]."""
         if u is None:
-            raise ValueError(f"the torque u (shape ({self.n},) or (3, {self.n})) is required to predict the robot state")
+            raise ValueError(
+                f"the torque u (shape ({self.n},) or (3, {self.n})) is required to predict the robot state"
+            )
         u = as_array("u", u, ndim=(1, 2))
         if u.shape == (self.n,):
             return np.broadcast_to(u, (3, self.n))
         if u.shape != (3, self.n):
             raise ValueError(
-                f"u must have shape ({self.n},) (held over the step) or (3, {self.n}) (start, middle, end), got {u.shape}"
+                f"u must have shape ({self.n},) (held over the step) or (3, {self.n}) "
+                f"(start, middle, end), got {u.shape}"
             )
         return u
 
