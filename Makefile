@@ -8,15 +8,19 @@ BIN    := $(VENV)/bin
 BOOK_STAMP := $(VENV)/.installed-book
 TEST_STAMP := $(VENV)/.installed-test
 JB_FLAGS := -W -n --keep-going
+# One BLAS thread per process: the matrices here are small, and pytest -n 2 / the notebook
+# kernels already use both cores (multi-threaded OpenBLAS made some steps 10-100x slower).
+export OPENBLAS_NUM_THREADS ?= 1
 
 STUDENT := _build/student
 
-.PHONY: book student test lab bench clean distclean help
+.PHONY: book student test test-browser lab bench release clean distclean help
 
 help:
 	@echo "make book   build the site into _build/html (instructor edition)"
 	@echo "make student  student edition: site without solutions + lab notebooks zip in $(STUDENT)"
 	@echo "make test   unit tests, every notebook through nbval, both editions built with -W, site tests"
+	@echo "make test-browser  visit every page of _build/html in headless Chromium (screenshots in _build/screenshots)"
 	@echo "make lab    JupyterLab on chapters/"
 	@echo "make bench  run benchmarks/ (tables on screen, JSON in benchmarks/results/)"
 	@echo "make clean  remove _build and caches (make distclean also removes .venv)"
@@ -45,10 +49,16 @@ student: book
 	@echo "student edition: $(STUDENT)/site (site), $(STUDENT)/student-notebooks.zip (labs)"
 
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest tests/ --ignore=tests/site -n 2
+	$(BIN)/python -m pytest tests/ --ignore=tests/site --ignore=tests/browser -n 2
 	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -n 2 --dist loadfile chapters/
 	$(MAKE) --no-print-directory student
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/site
+	$(MAKE) --no-print-directory test-browser
+
+# Needs Debian's Chromium: apt-get install -y chromium  (see README)
+test-browser: $(TEST_STAMP)
+	@test -f _build/html/index.html || $(MAKE) --no-print-directory book
+	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/browser -v
 
 lab: $(BOOK_STAMP)
 	$(BIN)/jupyter lab chapters/

@@ -109,6 +109,8 @@ def write_student_source(out_dir: Path, cache: Path = ROOT / "_build" / ".jupyte
     (src / "chapters").mkdir(parents=True)
     for f in _book_files():
         shutil.copy2(f, src / f.name)
+    shutil.copytree(ROOT / "_ext", src / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "images", src / "images")
     write_student_config(src)
     if not cache.exists():
         raise SystemExit(f"no execution cache at {cache}: build the instructor edition first (make book)")
