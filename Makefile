@@ -63,6 +63,22 @@ test-browser: $(TEST_STAMP)
 lab: $(BOOK_STAMP)
 	$(BIN)/jupyter lab chapters/
 
+# make release VERSION=X.Y.Z: check CHANGELOG.md, set the version (robidlib/_version.py, read by
+# the book too), run every test (which builds both editions), then write the archives to dist/.
+NAME := robot-dynamic-identification
+release: $(TEST_STAMP)
+	@test -n "$(VERSION)" || { echo "usage: make release VERSION=X.Y.Z"; exit 2; }
+	$(BIN)/python tools/editions.py check-release $(VERSION)
+	$(BIN)/python tools/editions.py set-version $(VERSION)
+	$(MAKE) --no-print-directory test
+	rm -rf dist && mkdir -p dist
+	tar -czf dist/$(NAME)-$(VERSION)-site.tar.gz -C _build html
+	tar -czf dist/$(NAME)-$(VERSION)-student-site.tar.gz -C $(STUDENT) site
+	cp $(STUDENT)/student-notebooks.zip dist/$(NAME)-$(VERSION)-student-notebooks.zip
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
+	$(BIN)/python -m pip freeze --exclude-editable > dist/$(NAME)-$(VERSION)-requirements-lock.txt
+	@echo "release $(VERSION):"; ls -1 dist
+
 bench: $(TEST_STAMP)
 	@set -e; for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f; done
 
