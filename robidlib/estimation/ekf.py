@@ -25,10 +25,22 @@ model least squares identifies, ``Yb(q, qd, qdd) beta = tau``):
 * accelerations: ``qdd = M^-1 (tau - h)`` from an LU solve (never an explicit inverse);
 
 discretised with one explicit Euler step (as in the source paper, ``dt = 0.02 s``) or
-one classical Runge-Kutta (RK4) step per sample, the torque being held constant over
-the step.  The Jacobian ``F`` of the discrete map is computed by central differences
-(the regressor is any user function, not necessarily complex-safe, so the complex-step
-method is not used) unless an analytic one is given; ``H`` is an exact selection matrix.
+one classical Runge-Kutta (RK4) step per sample.  The torque is held constant over the
+step (exact for a digital controller), or, for a smooth torque sampled at the data rate,
+given at the start, middle and end of the step (``run(..., torque="cubic")`` with
+:func:`torque_midpoints`).  ``H`` is an exact selection matrix.  The Jacobian ``F`` of the
+discrete map is
+
+* analytic when the model provides exact derivatives of its regressor (a
+  :class:`SymbolicModel`, or :func:`robot_base_model` with ``symbolic=True``, which derives
+  the base regressor of a serial robot with sympy, :func:`symbolic_regressor`): the
+  implicit-function theorem applied to ``Yb(q, qd, qdd) beta = tau`` gives
+  ``d(dx/dt)/dx``, chained through the Euler or RK4 stages;
+* otherwise central differences (:func:`numerical_jacobian`; the regressor is any user
+  function, not necessarily complex-safe, so the complex-step method is not used).
+
+The tests check the two against each other.  :func:`nees` and :func:`nees_bounds` test a
+filter's consistency over a Monte Carlo experiment.
 """
 
 from __future__ import annotations
