@@ -2,7 +2,17 @@
 
 from ._estimate import Estimate
 from .adaline import Adaline, max_stable_rate
-from .ekf import AugmentedStateIdentifier, ExtendedKalmanFilter, numerical_jacobian
+from .ekf import (
+    AugmentedStateIdentifier,
+    ExtendedKalmanFilter,
+    SymbolicModel,
+    nees,
+    nees_bounds,
+    numerical_jacobian,
+    robot_base_model,
+    symbolic_regressor,
+    torque_midpoints,
+)
 from .hopfield import HopfieldEstimator, SaturationWarning
 from .lsq import ols, ridge, wls
 
@@ -13,9 +23,15 @@ __all__ = [
     "ExtendedKalmanFilter",
     "HopfieldEstimator",
     "SaturationWarning",
+    "SymbolicModel",
     "max_stable_rate",
+    "nees",
+    "nees_bounds",
     "numerical_jacobian",
     "ols",
     "ridge",
+    "robot_base_model",
+    "symbolic_regressor",
+    "torque_midpoints",
     "wls",
 ]

@@ -1104,7 +1104,7 @@ def torque_midpoints(tau: Any) -> np.ndarray:
 
 
 def nees(error: Any, P: Any) -> np.ndarray:
-    """Normalised estimation error squared ``e' P^-1 e`` (Bar-Shalom, Li and Kirubarajan 2001, sec. 5.4).
+    """Normalised estimation error squared ``e' P^-1 e`` (:cite:t:`barshalom2001`, sec. 5.4).
 
     For a consistent filter the true error ``e = x - x_hat`` is zero-mean with covariance
     ``P``, and the NEES is chi-square distributed with ``nx`` degrees of freedom (mean ``nx``).
@@ -1152,7 +1152,7 @@ def nees_bounds(n_states: int, n_runs: int, confidence: float = 0.95) -> tuple[f
     ``n_runs`` times the average NEES of a consistent filter is chi-square with
     ``n_runs * n_states`` degrees of freedom, so the average lies between
     ``chi2.ppf((1 - c) / 2, M nx) / M`` and ``chi2.ppf((1 + c) / 2, M nx) / M`` with
-    probability ``c`` (Bar-Shalom, Li and Kirubarajan 2001, sec. 5.4).
+    probability ``c`` (:cite:t:`barshalom2001`, sec. 5.4).
 
     Parameters
     ----------
