@@ -23,6 +23,7 @@ from .dynamics import forward_dynamics, inverse_dynamics, mass_matrix, simulate
 from .estimation import Estimate, ols, ridge, wls
 from .regressor import friction_regressor, regressor, stack
 from .robot import SerialRobot
+from .trajectories import excitation_cond, optimize_excitation
 
 __all__ = [
     "__version__",
@@ -32,6 +33,7 @@ __all__ = [
     "base_parameters",
     "checks",
     "estimation",
+    "excitation_cond",
     "forward_dynamics",
     "friction_regressor",
     "inverse_dynamics",
@@ -39,6 +41,7 @@ __all__ = [
     "models",
     "multibody",
     "ols",
+    "optimize_excitation",
     "params",
     "random_states",
     "regressor",

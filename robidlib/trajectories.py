@@ -945,7 +945,7 @@ def excitation_cond(
     its Euclidean norm first: the condition number of a regressor depends on the units of
     its parameters (kg, kg m, kg m^2, N m s/rad, ...), while that of the column-equilibrated
     matrix does not, and is within a factor ``sqrt(r)`` of the smallest condition number
-    over all column scalings (van der Sluis, 1969).  ``scaling="none"`` gives the raw one.
+    over all column scalings (:cite:t:`vandersluis1969`).  ``scaling="none"`` gives the raw one.
 
     Parameters
     ----------

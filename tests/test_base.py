@@ -184,3 +184,20 @@ def test_too_few_samples_warns_with_the_numbers():
         warnings.simplefilter("error")
         assert base_parameters(robot, rng=0).rank == 6
     assert isinstance(bp, BaseParameters)
+
+
+@pytest.mark.parametrize(
+    "relative, kwargs",
+    [("ur_description/urdf/ur5_robot.urdf", {}), ("panda_description/urdf/panda.urdf", {"tip_link": "panda_hand"})],
+    ids=["ur5-urdf", "panda-urdf"],
+)
+def test_svd_and_qr_ranks_agree_on_urdf_robots(relative, kwargs):
+    robot = SerialRobot.from_urdf(_erd_urdf(relative), **kwargs)
+    b_qr = base_parameters(robot, method="qr", rng=0)
+    b_svd = base_parameters(robot, method="svd", rng=0)
+    assert b_qr.rank == b_svd.rank
+    q, qd, qdd = random_states(robot, 20, 1)
+    Y = regressor(robot, q, qd, qdd)
+    np.testing.assert_allclose(b_qr.reduce(Y) @ b_qr.beta(robot.params), Y @ robot.params, atol=1e-9)
+    if robot.n == 7:
+        assert b_qr.rank == 43  # 7 revolute joints, vertical first axis (cf. Panda identification papers)
