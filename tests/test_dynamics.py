@@ -273,3 +273,19 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_simulate_with_smoothed_coulomb_friction_through_a_stop():
+    # a joint that brakes to rest under Coulomb friction: with tanh smoothing the simulation is
+    # quick, ends (nearly) at rest, and qdd is consistent with the smoothed plant
+    from robidlib.models.planar_2r import planar_2r
+
+    robot = planar_2r(gravity=[0.0, 0.0, 0.0]).with_friction(fv=[0.0, 0.0], fc=[0.5, 0.5])
+    t = np.linspace(0.0, 2.0, 201)
+    sim = simulate(robot, t, [0.0, 0.0], [1.0, -1.0], coulomb_smoothing=1e-2)
+    assert np.all(np.abs(sim.qd[-1]) < 0.05)
+    smooth = robot.friction[:, 1] * np.tanh(sim.qd / 1e-2)
+    expected = forward_dynamics(robot, sim.q, sim.qd, sim.tau - smooth, include_friction=False)
+    np.testing.assert_allclose(sim.qdd, expected, atol=1e-9)
+    with pytest.raises(ValueError, match="coulomb_smoothing must be >= 0"):
+        simulate(robot, t, [0.0, 0.0], [1.0, -1.0], coulomb_smoothing=-1.0)
