@@ -84,7 +84,9 @@ def test_every_page(server, browser):
     SHOTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     requests: list[str] = []
+    failed: list[str] = []
     context.on("request", lambda r: requests.append(r.url))
+    context.on("response", lambda r: failed.append(f"HTTP {r.status} {r.url}") if r.status >= 400 else None)
     pages = _pages()
     assert "index.html" in pages and any(p.startswith("chapters/") for p in pages)
     problems = []
@@ -115,6 +117,7 @@ def test_every_page(server, browser):
     outside = sorted({u for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss")
                       and urlparse(u).hostname != "127.0.0.1"})
     assert not outside, f"requests left 127.0.0.1: {outside[:10]}"
+    assert not failed, f"failed requests: {failed[:10]}"
     assert not problems, "\n".join(problems)
     context.close()
 
