@@ -616,11 +616,30 @@ def add_measurement_noise(
 
 # ---------------------------------------------------------------------------- methods
 def fit_ls(problem: IdentificationProblem) -> FitResult:
-    """Ordinary least squares (:func:`robidlib.estimation.lsq.ols`) on the stacked system.
+    """Ordinary least squares (:func:`robidlib.estimation.lsq.ols`) on the stacked system (one direct solve).
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+
+    Returns
+    -------
+    FitResult
+        ``info["cond"]`` is the condition number of ``W``.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is rank deficient.
 
     Examples
     --------
-    See :func:`compare_methods`.
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> problem = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_ls(problem)
+    >>> fit.params.shape, fit.iterations
+    ((6,), 1)
     """
     from .estimation.lsq import ols
 
@@ -629,7 +648,32 @@ def fit_ls(problem: IdentificationProblem) -> FitResult:
 
 
 def fit_wls(problem: IdentificationProblem) -> FitResult:
-    """Weighted least squares with per-joint noise estimated from the OLS residuals (:func:`~robidlib.estimation.lsq.wls`)."""
+    """Weighted least squares with per-joint noise estimated from the OLS residuals (:func:`~robidlib.estimation.lsq.wls`).
+
+    Two direct solves (OLS for the residuals, then the weighted one): ``iterations = 2``;
+    ``info["sigma_joint"]`` holds the estimated noise standard deviations.
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is rank deficient or a joint's residual is exactly zero.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> problem = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_wls(problem)
+    >>> fit.params.shape, bool(fit.info['sigma_joint'][0] > 0)
+    ((6,), True)
+    """
     from .estimation.lsq import wls
 
     est = wls(problem.W, problem.y, n_joints=problem.robot.n)
@@ -644,6 +688,27 @@ def fit_adaline(problem: IdentificationProblem) -> FitResult:
     from the prior and stops when an epoch changes the weights by less than ``tol``
     (relative, default 1e-10) or after ``max_epochs`` (default 50 000).  Options key
     ``"adaline"``: ``rate``, ``tol``, ``max_epochs``.
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    RuntimeError
+        If the network diverges (a rate above the stable bound).
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> problem = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_adaline(problem)
+    >>> fit.params.shape, bool(fit.info['converged'])
+    ((6,), True)
     """
     from .estimation.adaline import Adaline, max_stable_rate
 
@@ -664,10 +729,32 @@ def fit_hopfield(problem: IdentificationProblem) -> FitResult:
 
     States are the scaled parameters ``S = D beta``; the amplitude of neuron ``i`` is
     ``alpha_i = margin * max(|S_prior_i|, floor * rms(S_prior))`` (defaults ``margin = 3``,
-    ``floor = 0.3``): the prior bounds the feasible box.  ``beta`` is set so that the initial
-    neuron gain ``alpha / beta`` is 1, and the network runs for ``horizon`` (default 12)
-    times its slowest time constant at the prior (LSODA).  The number of iterations is the
+    ``floor = 0.3``): the prior bounds the feasible box.  ``beta = max(alpha)``, so that the
+    largest neuron gain ``alpha_i / beta`` is 1, and the network runs for ``horizon`` (default
+    12) times its slowest time constant at the prior (LSODA).  A state that saturates is
+    recorded in ``info["saturated"]``.  The number of iterations is the
     number of solver steps.  Options key ``"hopfield"``: ``margin``, ``floor``, ``horizon``.
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    RuntimeError
+        If the ODE solver fails.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> problem = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_hopfield(problem)
+    >>> fit.params.shape, fit.info['saturated'] is False
+    ((6,), True)
     """
     import warnings
 
@@ -801,6 +888,28 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
     The filter works on the state scaled by its prior standard deviations (``P0 = I``),
     which keeps the covariance numerically symmetric positive definite.  Options key
     ``"ekf"``: ``rel``, ``floor``.  The number of iterations is the number of filter steps.
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    ValueError
+        If the filter fails numerically (a singular mass matrix of the estimate, a covariance
+        that is no longer positive semi-definite); the message gives the step.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> problem = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_ekf(problem)
+    >>> fit.params.shape, fit.iterations == 100
+    ((6,), True)
     """
     from .estimation.ekf import ExtendedKalmanFilter
 
@@ -1017,10 +1126,11 @@ def monte_carlo(
 ) -> ResultTable:
     """Seeded Monte Carlo comparison: every method on the same noisy data sets.
 
-    For noise level ``levels[i]`` and run ``k`` the measurements are drawn by
-    :func:`add_measurement_noise` from the generator seeded with the ``(i, k)``-th child of
-    ``numpy.random.SeedSequence(seed)`` (``spawn``), so any cell (or run) can be recomputed
-    alone and gives the same numbers, whatever else is run; every method sees the same data.
+    For noise level ``level`` and run ``k`` the measurements are drawn by
+    :func:`add_measurement_noise` from the generator seeded with
+    ``numpy.random.SeedSequence(seed, spawn_key=(round(1e9 * level), k))``: the draw depends
+    on the seed, the level and the run only, so any cell (or run) can be recomputed alone and
+    gives the same numbers, whatever else is run; every method sees the same data.
 
     Parameters
     ----------
@@ -1104,17 +1214,17 @@ def monte_carlo(
     run_ids = list(range(R)) if runs is None else sorted({int(r) for r in runs})
     if any(r < 0 or r >= R for r in run_ids):
         raise ValueError(f"runs must lie in [0, {R}), got {run_ids}")
-    children = np.random.SeedSequence(int(seed)).spawn(lv.size * R)
     prior = as_array("prior", prior, shape=(base.rank,))
     truth = as_array("truth", truth, shape=(base.rank,))
     sd = None if prior_std is None else as_array("prior_std", prior_std, shape=(base.rank,))
     rows: list[dict[str, Any]] = []
-    for i, level in enumerate(lv):
+    for level in lv:
         for k in run_ids:
             active = {name: fn for name, fn in fns.items() if k < counts[name]}
             if not active:
                 continue
-            data = add_measurement_noise(clean, float(level), np.random.default_rng(children[i * R + k]),
+            ss = np.random.SeedSequence(int(seed), spawn_key=(int(round(1e9 * float(level))), int(k)))
+            data = add_measurement_noise(clean, float(level), np.random.default_rng(ss),
                                          sigma_q=sigma_q, sigma_qd=sigma_qd)
             problem = IdentificationProblem(robot, base, data, prior, prior_std=sd, options=options or {})
             table = compare_methods(problem, validation if validation is not None else clean, truth, active)
@@ -1253,6 +1363,7 @@ def make_study(
     validation_duration: float = 4.0,
     validation_frequency: float = 0.25,
     validation_harmonics: int = 4,
+    validation_optimize: int = 10,
     errors: Mapping[str, float] | None = None,
 ) -> Study:
     """Build a benchmark study of a robot: a perturbed "real" robot, excitations, clean data.
@@ -1267,8 +1378,9 @@ def make_study(
        :func:`robidlib.trajectories.optimize_excitation` (condition number of the
        column-equilibrated base regressor, joint limits as constraints; 0 keeps the random
        series);
-    4. validation excitation: another random Fourier series with other frequencies, not
-       optimised;
+    4. validation excitation: another random Fourier series, with other frequencies and
+       harmonics, improved by ``validation_optimize`` iterations (a validation motion should
+       be as rich as the identification one, otherwise it tests little);
     5. clean experiments sampled at ``fs`` for ``duration`` and ``validation_duration`` s
        (endpoints included).
 
@@ -1281,7 +1393,7 @@ def make_study(
     duration, fs, frequency, n_harmonics, optimize
         Identification experiment: length (s), sampling rate (Hz), base frequency (Hz),
         harmonics, and SLSQP iterations of the excitation optimisation (>= 0).
-    validation_duration, validation_frequency, validation_harmonics
+    validation_duration, validation_frequency, validation_harmonics, validation_optimize
         Validation experiment.
     errors : mapping, optional
         Sizes of the link errors for :func:`perturb_robot` (``mass``, ``com``, ``inertia``,
@@ -1299,7 +1411,8 @@ def make_study(
     Examples
     --------
     >>> from robidlib.models import planar_2r
-    >>> st = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_duration=1.0)
+    >>> st = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_duration=1.0,
+    ...                 validation_optimize=0)
     >>> st.train.t.size, st.validation.t.size, st.truth.shape
     (201, 101, (6,))
     """
@@ -1314,14 +1427,16 @@ def make_study(
     for name, value in (("n_harmonics", n_harmonics), ("validation_harmonics", validation_harmonics)):
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    if isinstance(optimize, (bool, np.bool_)) or not isinstance(optimize, (int, np.integer)) or optimize < 0:
-        raise ValueError(f"optimize must be a non-negative integer (SLSQP iterations), got {optimize!r}")
+    for name, value in (("optimize", optimize), ("validation_optimize", validation_optimize)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer (SLSQP iterations), got {value!r}")
     errors = dict(errors or {})
     settings = {"seed": int(seed), "duration": float(duration), "fs": float(fs), "frequency": float(frequency),
                 "n_harmonics": int(n_harmonics), "optimize": int(optimize),
                 "validation_duration": float(validation_duration),
                 "validation_frequency": float(validation_frequency),
-                "validation_harmonics": int(validation_harmonics), "errors": errors, "robot": cad.name}
+                "validation_harmonics": int(validation_harmonics), "validation_optimize": int(validation_optimize),
+                "errors": errors, "robot": cad.name}
     gen = np.random.default_rng(seed)
     real = perturb_robot(cad, gen, **errors)
     base = base_parameters(cad, rng=0)
@@ -1332,6 +1447,8 @@ def make_study(
         best = optimize_excitation(cad, best, base=base, maxiter=int(optimize), rng=gen).trajectory
     best_cond = excitation_cond(cad, best.evaluate(np.arange(0.0, best.period, 0.05)), base)
     val = random_fourier(cad, 2 * np.pi * validation_frequency, int(validation_harmonics), gen, fill=0.9)
+    if validation_optimize > 0:
+        val = optimize_excitation(cad, val, base=base, maxiter=int(validation_optimize), rng=gen).trajectory
     tv = np.arange(int(round(validation_duration * fs)) + 1) / fs
     settings["excitation_cond"] = best_cond
     return Study(

@@ -669,6 +669,9 @@ class TrackingResult:
         The reference positions.
     kp, kd : numpy.ndarray, shape (n,)
         The controller gains used.
+    failed : numpy.ndarray of bool, shape (K,) (or a bool)
+        Models whose simulation failed (``on_failure="nan"``): their outputs are NaN from the
+        sample where it happened.
     """
 
     t: np.ndarray
@@ -678,6 +681,7 @@ class TrackingResult:
     q_ref: np.ndarray
     kp: np.ndarray
     kd: np.ndarray
+    failed: np.ndarray | bool = False
 
 
 def simulate_tracking(
@@ -690,6 +694,7 @@ def simulate_tracking(
     bandwidth: float = 2.0,
     damping: float = 1.0,
     substeps: int = 2,
+    on_failure: str = "raise",
 ) -> TrackingResult:
     """Simulate models that track a reference with the same PD + feed-forward controller.
 
@@ -732,7 +737,15 @@ def simulate_tracking(
     damping : float, default 1.0
         Damping ratio (> 0).
     substeps : int, default 2
-        Runge-Kutta steps per sample (>= 1).
+        Runge-Kutta steps per sample (>= 1).  The explicit method is stable while the step is
+        small against the fastest closed-loop time constant, roughly ``m_min / Kd`` for the
+        smallest effective inertia ``m_min`` of any model: a model with a much smaller inertia
+        than the feed-forward model (e.g. a -50 % variation of an inertia) may need more.
+    on_failure : {"raise", "nan"}, default "raise"
+        What to do when a model's mass matrix is singular or its motion blows up (a
+        non-physical parameter set whose mass matrix is not positive definite, or a loop too
+        stiff for the step): raise a ``ValueError``, or mark the model in
+        ``TrackingResult.failed``, fill its outputs with NaN and go on with the others.
 
     Returns
     -------
@@ -742,7 +755,7 @@ def simulate_tracking(
     ------
     ValueError
         Bad shapes or values, a non-uniform time grid, a singular mass matrix or a
-        simulation that blows up (the message names the model).
+        simulation that blows up (the message names the model and suggests more substeps).
     TypeError
         If ``robot_or_model``, ``base`` or ``trajectory`` has the wrong type.
 
@@ -774,6 +787,7 @@ def simulate_tracking(
     zeta = check_positive("damping", damping)
     if isinstance(substeps, (bool, np.bool_)) or not isinstance(substeps, (int, np.integer)) or substeps < 1:
         raise ValueError(f"substeps must be a positive integer, got {substeps!r}")
+    check_choice("on_failure", on_failure, ("raise", "nan"))
     m = 2 * int(substeps)                         # reference on a grid of half steps
     h = dt / substeps
     qf, qdf, qddf = _hermite(q_ref, qd_ref, qdd_ref, dt, m)
@@ -795,15 +809,46 @@ def simulate_tracking(
     def control(i, q, qd):
         return tau_ff[i] + kp * (qf[i] - q) + kd * (qdf[i] - qd)
 
-    def accel(q, qd, tau):
-        M, hb = _mass_bias(model.robot, q, qd, pi, fr)
-        try:
-            qdd = np.linalg.solve(M, (tau - hb)[..., None])[..., 0]
-        except np.linalg.LinAlgError:
-            raise ValueError("a model has a singular mass matrix along the simulation; check its parameters") from None
-        bad = ~np.all(np.isfinite(qdd), axis=1)
-        if np.any(bad):
-            raise ValueError(f"the simulation of model(s) {np.flatnonzero(bad).tolist()} blew up (non-finite accelerations)")
+    alive = np.ones(K, dtype=bool)
+    died = np.full(K, -1)
+
+    def accel(q, qd, tau, k_sample):
+        # the states of failed models are replaced by finite values; their outputs become NaN
+        qs, qds = np.where(alive[:, None], q, q_ref[0]), np.where(alive[:, None], qd, 0.0)
+        taus = np.where(alive[:, None], tau, 0.0)
+        with np.errstate(over="ignore", invalid="ignore"):   # a blow-up is reported below, once
+            M, hb = _mass_bias(model.robot, qs, qds, pi, fr)
+            rhs = taus - hb
+            finite = np.all(np.isfinite(M), axis=(1, 2)) & np.all(np.isfinite(rhs), axis=1)
+            qdd = np.zeros_like(q)
+            singular = np.zeros(K, dtype=bool)
+            use = alive & finite
+            try:
+                qdd[use] = np.linalg.solve(M[use], rhs[use][..., None])[..., 0]
+            except np.linalg.LinAlgError:                     # find the culprit(s) one by one
+                for j in np.flatnonzero(use):
+                    try:
+                        qdd[j] = np.linalg.solve(M[j], rhs[j])
+                    except np.linalg.LinAlgError:
+                        singular[j] = True
+        ok = use & ~singular & np.all(np.isfinite(qdd), axis=1)
+        new = alive & ~ok
+        if np.any(new):
+            idx = np.flatnonzero(new).tolist()
+            if on_failure == "raise":
+                if np.any(singular):
+                    raise ValueError(
+                        f"model(s) {np.flatnonzero(singular).tolist()} have a singular mass matrix along the "
+                        "simulation; check their parameters"
+                    )
+                raise ValueError(
+                    f"the simulation of model(s) {idx} blew up (non-finite accelerations) near t = "
+                    f"{t[k_sample]:.3g} s: a non-physical parameter set (mass matrix not positive definite), or a "
+                    f"loop too stiff for the step; increase substeps (now {substeps}) or lower the bandwidth"
+                )
+            alive[new] = False
+            died[new] = k_sample
+        qdd[~alive] = 0.0
         return qdd
 
     N = t.size
@@ -818,18 +863,22 @@ def simulate_tracking(
             break
         for s in range(substeps):
             a, b, c = i0 + 2 * s, i0 + 2 * s + 1, i0 + 2 * s + 2
-            k1v = accel(q, qd, control(a, q, qd))
+            k1v = accel(q, qd, control(a, q, qd), k)
             q2, qd2 = q + 0.5 * h * qd, qd + 0.5 * h * k1v
-            k2v = accel(q2, qd2, control(b, q2, qd2))
+            k2v = accel(q2, qd2, control(b, q2, qd2), k)
             q3, qd3 = q + 0.5 * h * qd2, qd + 0.5 * h * k2v
-            k3v = accel(q3, qd3, control(b, q3, qd3))
+            k3v = accel(q3, qd3, control(b, q3, qd3), k)
             q4, qd4 = q + h * qd3, qd + h * k3v
-            k4v = accel(q4, qd4, control(c, q4, qd4))
-            q = q + (h / 6.0) * (qd + 2 * qd2 + 2 * qd3 + qd4)
-            qd = qd + (h / 6.0) * (k1v + 2 * k2v + 2 * k3v + k4v)
+            k4v = accel(q4, qd4, control(c, q4, qd4), k)
+            with np.errstate(over="ignore", invalid="ignore"):
+                q = q + (h / 6.0) * (qd + 2 * qd2 + 2 * qd3 + qd4)
+                qd = qd + (h / 6.0) * (k1v + 2 * k2v + 2 * k3v + k4v)
+    for j in np.flatnonzero(~alive):                     # a failed model has no motion from then on
+        Qo[j, died[j]:] = QDo[j, died[j]:] = To[j, died[j]:] = np.nan
+    failed = ~alive
     if single:
-        Qo, QDo, To = Qo[0], QDo[0], To[0]
-    return TrackingResult(t=t.copy(), q=Qo, qd=QDo, tau=To, q_ref=q_ref.copy(), kp=kp, kd=kd)
+        Qo, QDo, To, failed = Qo[0], QDo[0], To[0], failed[0]
+    return TrackingResult(t=t.copy(), q=Qo, qd=QDo, tau=To, q_ref=q_ref.copy(), kp=kp, kd=kd, failed=failed)
 
 
 # ------------------------------------------------------------------------- sensitivity
@@ -853,6 +902,10 @@ class SensitivityResult:
         What was compared: simulated joint positions or joint torques.
     nominal : numpy.ndarray, shape (N, n)
         The nominal output.
+    failed : numpy.ndarray of bool, shape (p, m)
+        Variations whose model could not be simulated (``output="q"``): the mass matrix of the
+        varied base parameters is singular or not positive definite along the motion (a
+        non-physical model), or the motion blew up.  Their indices are NaN.
     """
 
     names: tuple[str, ...]
@@ -862,15 +915,17 @@ class SensitivityResult:
     rms: np.ndarray
     output: str
     nominal: np.ndarray
+    failed: np.ndarray
 
     @property
     def max_rms(self) -> np.ndarray:
-        """Largest RMS index of each parameter over the variations, shape ``(p,)``."""
-        return self.rms.max(axis=1)
+        """Largest RMS index of each parameter over the variations that could be simulated, shape ``(p,)``."""
+        return np.where(np.all(self.failed, axis=1), np.nan,
+                        np.max(np.where(self.failed, -np.inf, self.rms), axis=1))
 
     def ranking(self) -> tuple[str, ...]:
         """Parameter names from the most to the least influential (by :attr:`max_rms`)."""
-        order = np.argsort(-self.max_rms, kind="stable")
+        order = np.argsort(-np.nan_to_num(self.max_rms, nan=-np.inf), kind="stable")
         return tuple(self.names[i] for i in order)
 
     def to_markdown(self, digits: int = 3, top: int | None = None) -> str:
@@ -882,15 +937,20 @@ class SensitivityResult:
             Significant digits.
         top : int, optional
             Only the ``top`` most influential parameters.
+
+        Returns
+        -------
+        str
+            ``failed`` marks the variations that could not be simulated.
         """
-        order = np.argsort(-self.max_rms, kind="stable")
+        order = np.argsort(-np.nan_to_num(self.max_rms, nan=-np.inf), kind="stable")
         if top is not None:
             order = order[: int(top)]
         head = "| parameter | value | " + " | ".join(f"{100 * v:+.0f} %" for v in self.variations) + " |"
         sep = "|---|---:|" + "---:|" * self.variations.size
         rows = [head, sep]
         for i in order:
-            cells = " | ".join(f"{x:.{digits}g}" for x in self.rms[i])
+            cells = " | ".join("failed" if f else f"{x:.{digits}g}" for x, f in zip(self.rms[i], self.failed[i]))
             rows.append(f"| {self.names[i]} | {self.params[i]:.{digits}g} | {cells} |")
         return "\n".join(rows)
 
@@ -927,7 +987,10 @@ def sensitivity(
 
     A parameter whose nominal value is 0 cannot be varied relatively: its RMS index is 0.
     A variation of 0 reproduces the nominal model, whose index is exactly 0 (identical
-    parameter vectors are simulated once).  Note that the RMS index of positions, being
+    parameter vectors are simulated once).  Varying a *base* parameter alone can give a
+    non-physical model: a regrouped inertia halved may leave a mass matrix that is not
+    positive definite for some postures.  Such a model cannot be simulated; its entry is
+    NaN, flagged in :attr:`SensitivityResult.failed`, and a ``RuntimeWarning`` names it.  Note that the RMS index of positions, being
     Theil's ``U1``, depends on where the joint zero is (the mean position enters its
     denominator); compare parameters with each other, not with indices of other robots.
 
@@ -1014,12 +1077,17 @@ def sensitivity(
     unique, inverse = np.unique(rows, axis=0, return_inverse=True)
     inverse = np.asarray(inverse).reshape(-1)
 
+    failed_unique = np.zeros(unique.shape[0], dtype=bool)
     if output == "q":
         res = simulate_tracking(
             robot_or_model, unique, trajectory, base=base, feedforward=P,
-            bandwidth=bandwidth, damping=damping, substeps=substeps,
+            bandwidth=bandwidth, damping=damping, substeps=substeps, on_failure="nan",
         )
         out = res.q
+        failed_unique = np.asarray(res.failed, dtype=bool)
+        if failed_unique[inverse[0]]:
+            raise ValueError("the nominal model itself cannot be simulated (singular mass matrix or blow-up); "
+                             "check params, or increase substeps / lower the bandwidth")
     else:
         from .regressor import regressor
 
@@ -1031,9 +1099,22 @@ def sensitivity(
         out = np.einsum("tjp,kp->ktj", Y, pi) + fr[:, None, :, 0] * qd + fr[:, None, :, 1] * np.sign(qd)
     nominal = out[inverse[0]]
     n = nominal.shape[1]
-    per_unique = np.array([rms_index(nominal, out[u]) for u in range(unique.shape[0])]).reshape(-1, n)
+    per_unique = np.full((unique.shape[0], n), np.nan)
+    for u in np.flatnonzero(~failed_unique):
+        per_unique[u] = rms_index(nominal, out[u])
     rms_joint = per_unique[inverse[1:]].reshape(p, m, n)
+    failed = failed_unique[inverse[1:]].reshape(p, m)
+    if np.any(failed):
+        import warnings
+
+        what = ", ".join(f"{names_t[i]} {100 * grid[j]:+.0f} %" for i, j in zip(*np.nonzero(failed)))
+        warnings.warn(
+            f"{int(failed.sum())} varied model(s) could not be simulated (mass matrix singular or not positive "
+            f"definite along the motion, or a blow-up): {what}; their RMS index is NaN",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     return SensitivityResult(
         names=names_t, params=P.copy(), variations=grid.copy(), rms_joint=rms_joint,
-        rms=rms_joint.mean(axis=2), output=output, nominal=nominal.copy(),
+        rms=rms_joint.mean(axis=2), output=output, nominal=nominal.copy(), failed=failed,
     )

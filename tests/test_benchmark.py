@@ -249,9 +249,13 @@ def test_monte_carlo_table_and_reproducibility(setup):
     # more noise, larger errors (on average)
     assert (summary.where(method="LS", level=0.05)[0]["delta_tau_mean"]
             > summary.where(method="LS", level=0.01)[0]["delta_tau_mean"])
-    # one run recomputed alone gives the same numbers
+    # one run, or one level, recomputed alone gives the same numbers
     part = monte_carlo(setup["real"], setup["bp"], setup["clean"], [0.01, 0.05], 3, seed=11, runs=[2], **kw)
     np.testing.assert_allclose(part.column("delta_beta"), raw.where(run=2).column("delta_beta"), rtol=1e-12)
+    one = monte_carlo(setup["real"], setup["bp"], setup["clean"], [0.05], 3, seed=11, runs=[1], **kw)
+    np.testing.assert_allclose(one.column("delta_tau"), raw.where(run=1, level=0.05).column("delta_tau"), rtol=1e-12)
+    other = monte_carlo(setup["real"], setup["bp"], setup["clean"], [0.05], 3, seed=12, runs=[1], **kw)
+    assert not np.allclose(other.column("delta_tau"), one.column("delta_tau"))     # another seed, other noise
     # fewer runs for one method
     few = monte_carlo(setup["real"], setup["bp"], setup["clean"], [0.01], {"LS": 3, "WLS": 1}, seed=11, **kw)
     assert few.column("method").tolist() == ["LS", "WLS", "LS", "LS"]
@@ -283,8 +287,8 @@ def test_monte_carlo_and_summarize_bad_input(setup):
 
 
 def test_make_study_is_deterministic():
-    a = make_study(planar_2r(), seed=3, duration=1.0, optimize=3, validation_duration=0.5)
-    b = make_study(planar_2r(), seed=3, duration=1.0, optimize=3, validation_duration=0.5)
+    a = make_study(planar_2r(), seed=3, duration=1.0, optimize=3, validation_duration=0.5, validation_optimize=2)
+    b = make_study(planar_2r(), seed=3, duration=1.0, optimize=3, validation_duration=0.5, validation_optimize=2)
     np.testing.assert_array_equal(a.truth, b.truth)
     np.testing.assert_array_equal(a.train.tau, b.train.tau)
     assert a.settings["seed"] == 3 and a.settings["excitation_cond"] > 1

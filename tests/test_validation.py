@@ -322,6 +322,9 @@ def test_simulate_tracking_bad_input(arm, reference):
         simulate_tracking(arm, arm.params, np.zeros((3, 2)))
     with pytest.raises(ValueError, match="singular mass matrix"):
         simulate_tracking(arm, np.zeros(20), reference, feedforward=arm.params)
+    # a model 100 times lighter than the controller's: the loop is too stiff for one RK4 step per sample
+    with pytest.raises(ValueError, match=r"model\(s\) \[0\] blew up .* increase substeps \(now 1\)"):
+        simulate_tracking(arm, 0.01 * arm.params, reference, feedforward=arm.params, substeps=1)
 
 
 # -------------------------------------------------------------------------- sensitivity
@@ -379,3 +382,29 @@ def test_sensitivity_bad_input(arm, reference):
         sensitivity(arm, arm.params, reference, output="tau", names=["a", "b"])
     with pytest.raises(ValueError, match="params must hold the 20 standard parameters"):
         sensitivity(arm, arm.params[:6], reference, output="tau")
+
+
+def test_failed_models_are_flagged_not_fatal(arm, reference):
+    bp = base_parameters(arm, rng=0)
+    beta = bp.beta(arm.params)
+    broken = beta.copy()
+    broken[bp.base_names.index("Izz2")] = 0.0                 # no inertia about joint 2: M indefinite
+    res = simulate_tracking(arm, np.stack([beta, broken, 1.1 * beta]), reference, base=bp, on_failure="nan")
+    np.testing.assert_array_equal(res.failed, [False, True, False])
+    assert np.all(np.isnan(res.q[1, -1])) and np.all(np.isfinite(res.q[1, 0]))      # NaN once it blew up
+    assert np.all(np.isfinite(res.q[[0, 2]]))
+    alone = simulate_tracking(arm, np.stack([beta, 1.1 * beta]), reference, base=bp)
+    np.testing.assert_allclose(res.q[[0, 2]], alone.q, rtol=1e-12, atol=1e-14)     # the others go on
+    assert not np.any(alone.failed)
+    with pytest.raises(ValueError, match=r"model\(s\) \[1\] blew up .* not positive definite"):
+        simulate_tracking(arm, np.stack([beta, broken]), reference, base=bp)
+    with pytest.raises(ValueError, match="unknown on_failure 'skip'"):
+        simulate_tracking(arm, beta, reference, base=bp, on_failure="skip")
+    # in a sensitivity analysis: -100 % of an inertia gives no robot; flagged, warned, NaN
+    with pytest.warns(RuntimeWarning, match=r"2 varied model\(s\) could not be simulated .*Izz1R -100 %, Izz2 -100 %"):
+        sens = sensitivity(arm, beta, reference, variation=1.0, steps=[-1.0, 0.0], base=bp)
+    assert sens.failed.sum() == 2 and np.all(np.isnan(sens.rms[sens.failed]))
+    assert sens.max_rms[bp.base_names.index("Izz2")] == 0.0           # only the unchanged model ran
+    assert sens.ranking()[0] == "mx2" and "failed" in sens.to_markdown()
+    with pytest.raises(ValueError, match="the nominal model itself cannot be simulated"):
+        sensitivity(arm, 0.0 * beta, reference, base=bp)                # no inertia at all: M = 0
