@@ -9,7 +9,7 @@ The most used names are importable from the top level::
     est = rl.ols(*rl.stack(bp.reduce(Y), tau))   # least squares
 
 Modules: ``robot``, ``spatial``, ``params``, ``dynamics``, ``regressor``, ``base``,
-``trajectories``, ``signals``, ``estimation``, ``validation``, ``multibody``, ``models``,
+``trajectories``, ``signals``, ``estimation``, ``validation``, ``benchmark``, ``multibody``, ``models``,
 ``plotting``, ``checks``.
 
 Note: the attribute ``robidlib.regressor`` is the *function* of the same name; import other
@@ -17,7 +17,7 @@ names of that module with ``from robidlib.regressor import stack``.
 """
 
 from ._version import __version__
-from . import checks, estimation, models, multibody, params, spatial, signals, trajectories, validation
+from . import benchmark, checks, estimation, models, multibody, params, spatial, signals, trajectories, validation
 from .base import BaseParameters, base_parameters, random_states
 from .dynamics import forward_dynamics, inverse_dynamics, mass_matrix, simulate
 from .estimation import Estimate, ols, ridge, wls
@@ -31,6 +31,7 @@ __all__ = [
     "Estimate",
     "SerialRobot",
     "base_parameters",
+    "benchmark",
     "checks",
     "estimation",
     "excitation_cond",

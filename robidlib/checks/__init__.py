@@ -7,7 +7,7 @@ Chapter-specific checks live in ``robidlib.checks.chNN``; chapter 1's are also i
 from ``robidlib.checks`` directly.
 """
 
-from . import ch01, ch02, ch03, ch04, ch05, ch06, ch08
+from . import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08
 from .ch01 import check_coulomb_regressor, check_equivalent_pendulums, check_sqrt_n_scaling
 
-__all__ = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch06", "ch08", "check_coulomb_regressor", "check_equivalent_pendulums", "check_sqrt_n_scaling"]
+__all__ = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08", "check_coulomb_regressor", "check_equivalent_pendulums", "check_sqrt_n_scaling"]
