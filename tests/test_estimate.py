@@ -58,3 +58,15 @@ def test_ols_bad_names_and_types():
         ols("W", np.ones(4))
     with pytest.raises(ValueError, match="truth must have shape"):
         ols(W, np.arange(4.0)).table(truth=[1.0])
+
+
+def test_default_rank_tol_matches_numpy_matrix_rank():
+    from robidlib.estimation.lsq import default_rank_tol
+
+    rng = np.random.default_rng(3)
+    W = rng.normal(size=(40, 5)) @ np.diag([1.0, 1.0, 1.0, 1e-20, 1.0])
+    s = np.linalg.svd(W, compute_uv=False)
+    tol = default_rank_tol(s, W.shape)
+    assert tol == pytest.approx(40 * np.finfo(float).eps * s.max())
+    assert int(np.sum(s > tol)) == np.linalg.matrix_rank(W) == 4
+    assert default_rank_tol(np.array([]), (0, 0)) == 0.0
