@@ -41,7 +41,7 @@ import numpy as np
 import scipy.linalg
 import sympy as sp
 
-from ._validate import as_array, check_choice, check_positive
+from ._validate import as_array, check_choice, check_positive, check_rng
 
 __all__ = ["BaseParameters", "base_parameters", "random_states", "format_relation"]
 
@@ -99,13 +99,8 @@ def random_states(
 
 
 def _rng(rng: Any) -> np.random.Generator:
-    if rng is None:
-        return np.random.default_rng(0)
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
-        return np.random.default_rng(int(rng))
-    raise TypeError(f"rng must be a numpy.random.Generator, an int seed or None, got {type(rng).__name__}")
+    """``check_rng`` with a documented default: seed 0 when ``rng`` is None."""
+    return check_rng(0 if rng is None else rng)
 
 
 def _coefficient(c: float, digits: int) -> tuple[str, str]:
