@@ -214,7 +214,7 @@ def robot_base_model(
             F[j, 2 * j], F[j, 2 * j + 1] = qd[j], sp.sign(qd[j])
         Y = Y.row_join(F)
     if base.method == "svd":
-        Yb = Y * sp.Matrix(base.V1)
+        Yb = Y * sp.Matrix(base.V1.tolist())            # Python floats for sympy
     else:
         Yb = Y[:, [int(i) for i in base.independent]]
     if simplify:
