@@ -32,7 +32,7 @@ LAYERS = [
     {"multibody"},
     {"models", "datasets"},
     {"pipeline"},
-    {"plotting"},
+    {"plotting", "book"},
     {"checks"},
 ]
 RANK = {name: k for k, layer in enumerate(LAYERS) for name in layer}
