@@ -470,6 +470,10 @@ def test_parameter_history_panels_truth_reference_and_overlay():
         np.testing.assert_allclose(gid(ax.lines, "truth")[0].get_ydata(), truth[:, i])
         assert gid(ax.lines, "reference") and gid(ax.collections, "band")
     assert axes[0].get_ylim() == pytest.approx((2.0 - 0.5, 2.5 + 0.5))
+    zero = parameter_history(t, est - truth, truth=np.zeros(3), span=0.2, span_min=0.05, ncols=2,
+                             figsize=(6.0, 4.0))
+    assert tuple(zero[0].figure.get_size_inches()) == (6.0, 4.0) and zero[0].get_gridspec().ncols == 2
+    assert all(ax.get_ylim() == pytest.approx((-0.05, 0.05)) for ax in zero)
     parameter_history(t, est + 0.2, axes=axes, select=[1, 2], label="Euler")   # overlay, no band
     assert len(gid(axes[0].lines, "estimate")) == 2 and len(gid(axes[0].collections, "band")) == 1
     assert [txt.get_text() for txt in axes[0].get_legend().get_texts()][:2] == ["EKF", "truth"]
@@ -484,6 +488,7 @@ def test_parameter_history_panels_truth_reference_and_overlay():
         (dict(select=[]), ValueError, "select"),
         (dict(truth=[1.0, 2.0, 3.0]), ValueError, "truth must have shape"),
         (dict(span=0.1), ValueError, "span needs truth"),
+        (dict(truth=[1.0, 2.0], span=0.1, span_min=-1.0), ValueError, "span_min must be >= 0"),
         (dict(names=["a"]), ValueError, "names must hold 2"),
         (dict(axes=[None]), ValueError, "axes must hold 2"),
         (dict(params=np.ones((10, 2)) * 1j), TypeError, "real"),

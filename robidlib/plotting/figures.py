@@ -281,7 +281,8 @@ def singular_values(
                 transform=ax.get_xaxis_transform(), gid="singular_values")
     if t is not None:
         rank = int(above.sum())
-        ax.axhline(t / div, color=PALETTE["vermillion"], ls="--", lw=1, label=f"tolerance {t:.1e}", gid="tol")
+        ax.axhline(t / div, color=PALETTE["vermillion"], ls="--", lw=1, gid="tol",
+                   label=f"tolerance {t / div:.1e} $s_1$" if relative else f"tolerance {t:.1e}")
         ax.axvline(rank + 0.5, color="0.5", ls=":", lw=1, gid="rank")
         ax.text(rank + 0.6, 0.98, f"rank {rank}", transform=ax.get_xaxis_transform(), ha="left", va="top",
                 fontsize=8, color="0.3", gid="rank")
@@ -364,12 +365,13 @@ def estimate_band(
     return line, band
 
 
-def _grid(k: int, ncols: int | None, sharex: bool = True) -> np.ndarray:
+def _grid(k: int, ncols: int | None, figsize: Any = None) -> np.ndarray:
     import matplotlib.pyplot as plt
 
     nc = min(k, 4) if ncols is None else _int("ncols", ncols, 1)
     nr = -(-k // nc)
-    fig, axs = plt.subplots(nr, nc, figsize=(2.3 * nc + 1.0, 2.0 * nr + 0.7), sharex=sharex, squeeze=False)
+    size = (2.3 * nc + 1.0, 2.0 * nr + 0.7) if figsize is None else _real("figsize", figsize, shape=(2,))
+    fig, axs = plt.subplots(nr, nc, figsize=tuple(size), sharex=True, squeeze=False)
     for ax in axs.flat[k:]:
         ax.set_visible(False)
     return axs.ravel()[:k]
@@ -391,7 +393,9 @@ def parameter_history(
     label: str | None = None,
     color: str | None = None,
     span: float | None = None,
+    span_min: float = 0.0,
     ncols: int | None = None,
+    figsize: tuple[float, float] | None = None,
     xlabel: str = "time $t$ (s)",
 ) -> np.ndarray:
     """The parameter estimates of an on-line estimator over time, one panel per parameter.
@@ -427,10 +431,15 @@ def parameter_history(
     label, color : str, optional
         Legend entry and colour of this estimator.
     span : float, optional
-        Zoom: y limits at the truth ``+- span * max|truth|`` (needs ``truth``), so that a
-        wild start does not squash the interesting part.
+        Zoom: y limits at the truth ``+- max(span * max|truth_i|, span_min)`` (needs
+        ``truth``), so that a wild start does not squash the interesting part.
+    span_min : float, default 0.0
+        Smallest half-width of the zoom, in the unit of each parameter (for parameters
+        whose truth is zero); a zero half-width leaves that panel's limits alone.
     ncols : int, optional
         Panels per row of a new figure (default up to 4).
+    figsize : (float, float), optional
+        Size of a new figure in inches (default from the number of panels).
     xlabel : str, default "time $t$ (s)"
         Label of the bottom panels' x axes.
 
@@ -444,7 +453,8 @@ def parameter_history(
         Complex or non-numeric arrays, a non-integer ``ncols``.
     ValueError
         Inconsistent shapes, NaN/inf, negative ``std``, ``select`` out of range or empty,
-        ``axes`` not one per selected parameter, ``span`` without ``truth`` or not > 0.
+        ``axes`` not one per selected parameter, ``span`` without ``truth`` or not > 0,
+        a negative ``span_min``.
 
     Examples
     --------
@@ -483,9 +493,10 @@ def parameter_history(
         if tr is None:
             raise ValueError("span needs truth (the zoom is around the true values)")
         span = check_positive("span", span)
+    s_min = check_positive("span_min", span_min, allow_zero=True)
     k_std = check_positive("n_std", n_std)
     if axes is None:
-        axs = _grid(len(sel), ncols)
+        axs = _grid(len(sel), ncols, figsize)
         fresh = True
     else:
         axs = np.asarray(axes, dtype=object).ravel()
@@ -502,8 +513,9 @@ def parameter_history(
         if ref is not None:
             ax.axhline(ref[i], label=reference_label, gid="reference", **REFERENCE_STYLE)
         if span is not None:
-            half = span * max(float(np.max(np.abs(tr[:, i]))), np.finfo(float).tiny)
-            ax.set_ylim(tr[:, i].min() - half, tr[:, i].max() + half)
+            half = max(span * float(np.max(np.abs(tr[:, i]))), s_min)
+            if half > 0:
+                ax.set_ylim(tr[:, i].min() - half, tr[:, i].max() + half)
         if fresh:
             ax.set_title(nm[i], fontsize=10)
             if un is not None:
