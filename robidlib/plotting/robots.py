@@ -113,6 +113,12 @@ def _auto_tool(robot: SerialRobot) -> np.ndarray | None:
     return end if np.linalg.norm(end) > 0.02 * max(reach, np.linalg.norm(end)) else None
 
 
+def _up(gravity: np.ndarray) -> np.ndarray:
+    """The unit vector against gravity (z when there is none)."""
+    g = np.linalg.norm(gravity)
+    return -np.asarray(gravity) / g if g > 0 else np.array([0.0, 0.0, 1.0])
+
+
 def _coincident(points: np.ndarray, tol: float) -> list[list[int]]:
     """Indices of the points grouped by position (within tol of the group's first point)."""
     groups: list[list[int]] = []
@@ -197,7 +203,8 @@ def draw_robot(
     ghost_alpha : float, default 0.3
         Opacity of the ghost configurations, in (0, 1].
     elev, azim : float, optional
-        Viewing angles (degrees) of a 3-D drawing; default 25 and -60 on new axes.
+        Viewing angles (degrees) of a 3-D drawing; default 25 and -60 on new axes. The
+        base axis against gravity is drawn upwards (y for the planar 2R arm, z usually).
 
     Returns
     -------
@@ -258,7 +265,8 @@ def draw_robot(
     size = dict(L=L, frame=0.15 * L if fs is None else fs)
     draw = _Draw3D(ax, size) if three_d else _Draw2D(ax, size, _PLANES[view])
     fresh = not getattr(ax, "_robidlib_drawn", False)
-    draw.base()
+    up = _up(robot.gravity)
+    draw.base(up)
     K = qs.shape[0]
     for k in range(K):
         last = k == K - 1
@@ -287,7 +295,8 @@ def draw_robot(
             draw.gravity(g / np.linalg.norm(g))
     draw.finish()
     if three_d and (fresh or any(a is not None for a in angles)):
-        ax.view_init(elev=25.0 if angles[0] is None else angles[0], azim=-60.0 if angles[1] is None else angles[1])
+        ax.view_init(elev=25.0 if angles[0] is None else angles[0], azim=-60.0 if angles[1] is None else angles[1],
+                     vertical_axis="xyz"[int(np.argmax(up))] if up.max() > 0.99 else "z")
     ax._robidlib_drawn = True
     return ax
 
@@ -306,10 +315,13 @@ class _Draw3D:
         self.ax.add_collection3d(pc)
         self.pts.append(np.concatenate(faces))
 
-    def base(self) -> None:
+    def base(self, up: np.ndarray) -> None:
         s = 0.12 * self.L
-        sq = np.array([[-s, -s, 0], [s, -s, 0], [s, s, 0], [-s, s, 0]])
-        self._poly([sq], "base", ROBOT_COLORS["base"], 0.6, edge="0.3")
+        e1 = np.cross(up, np.eye(3)[np.argmin(np.abs(up))])
+        e1 /= np.linalg.norm(e1)
+        e2 = np.cross(up, e1)
+        sq = np.array([s * (i * e1 + j * e2) for i, j in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+        self._poly([sq], "base", ROBOT_COLORS["base"], 0.6, edge="0.3")   # a plate normal to gravity
         self.ax.plot([0], [0], [0], "s", color="0.2", ms=4, gid="base")
 
     def link(self, seg: np.ndarray, alpha: float) -> None:
@@ -416,10 +428,13 @@ class _Draw2D:
         nrm = 0.5 * w * np.array([-t[1], t[0]])
         return np.array([p0 + nrm, p1 + nrm, p1 - nrm, p0 - nrm])
 
-    def base(self) -> None:
+    def base(self, up: np.ndarray) -> None:
         s = 0.07 * self.L
-        down = np.array([0.0, -1.0])
-        side = np.array([1.0, 0.0])
+        down = -self._p(up)
+        if np.linalg.norm(down) < 0.5:     # gravity normal to the plane: the view's vertical
+            down = np.array([0.0, -1.0])
+        down /= np.linalg.norm(down)
+        side = np.array([-down[1], down[0]])
         tri = np.array([[0.0, 0.0], 1.2 * s * down - s * side, 1.2 * s * down + s * side])
         self._polygon(tri, "base", facecolor="white", edgecolor="0.2", lw=1.2, zorder=3)
         gnd = np.array([1.2 * s * down - 1.8 * s * side, 1.2 * s * down + 1.8 * s * side,
