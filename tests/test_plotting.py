@@ -267,6 +267,7 @@ def test_centres_of_mass_and_gravity_are_drawn_when_asked():
         (dict(joint_labels=["a"]), ValueError, "joint_labels must hold 2 labels"),
         (dict(joint_labels="ab"), TypeError, "joint_labels"),
         (dict(elev=np.nan), ValueError, "elev"),
+        (dict(azim="left"), ValueError, "azim"),
     ],
 )
 def test_bad_input_is_refused(kwargs, error, match):
@@ -486,6 +487,7 @@ def test_parameter_history_panels_truth_reference_and_overlay():
         (dict(std=-np.ones((10, 2))), ValueError, "std must be >= 0"),
         (dict(select=[2]), ValueError, "select"),
         (dict(select=[]), ValueError, "select"),
+        (dict(select=[0.5]), TypeError, "integer indices"),
         (dict(truth=[1.0, 2.0, 3.0]), ValueError, "truth must have shape"),
         (dict(span=0.1), ValueError, "span needs truth"),
         (dict(truth=[1.0, 2.0], span=0.1, span_min=-1.0), ValueError, "span_min must be >= 0"),

@@ -450,7 +450,7 @@ def parameter_history(
     Raises
     ------
     TypeError
-        Complex or non-numeric arrays, a non-integer ``ncols``.
+        Complex or non-numeric arrays, non-integer ``select`` entries or ``ncols``.
     ValueError
         Inconsistent shapes, NaN/inf, negative ``std``, ``select`` out of range or empty,
         ``axes`` not one per selected parameter, ``span`` without ``truth`` or not > 0,
@@ -477,7 +477,9 @@ def parameter_history(
     S = None if std is None else _real("std", std, shape=(N, p))
     if S is not None and np.any(S < 0):
         raise ValueError(f"std must be >= 0, got the minimum {S.min()!r}")
-    sel = list(range(p)) if select is None else [int(i) for i in select]
+    sel = list(range(p)) if select is None else list(select)
+    if not all(isinstance(i, (int, np.integer)) and not isinstance(i, bool) for i in sel):
+        raise TypeError(f"select must hold integer indices, got {select!r}")
     if not sel or any(not -p <= i < p for i in sel):
         raise ValueError(f"select must hold indices in [0, {p}), got {select!r}")
     nm = _names("names", names, p)

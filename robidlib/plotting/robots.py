@@ -255,7 +255,9 @@ def draw_robot(
             raise ValueError(f"joint_labels must hold {robot.n} labels for robot {robot.name!r}, got {len(names)}")
     angles = []
     for nm, v in (("elev", elev), ("azim", azim)):
-        if v is not None and (isinstance(v, (bool, np.bool_)) or not np.isscalar(v) or not np.isfinite(v)):
+        if v is not None and (isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer,
+                                                                                      np.floating))
+                              or not np.isfinite(v)):
             raise ValueError(f"{nm} must be a finite number of degrees, got {v!r}")
         angles.append(v)
     three_d = view == "3d"
