@@ -10,14 +10,18 @@ The most used names are importable from the top level::
 
 Modules: ``robot``, ``spatial``, ``params``, ``dynamics``, ``regressor``, ``base``,
 ``trajectories``, ``signals``, ``estimation``, ``validation``, ``benchmark``, ``multibody``, ``models``,
-``plotting``, ``checks``.
+``datasets`` (real data: the Staubli TX40), ``identification`` (the reusable pipeline from raw
+logs to validated estimates), ``plotting``, ``checks``.
 
 Note: the attribute ``robidlib.regressor`` is the *function* of the same name; import other
 names of that module with ``from robidlib.regressor import stack``.
 """
 
 from ._version import __version__
-from . import benchmark, checks, estimation, models, multibody, params, spatial, signals, trajectories, validation
+from . import (
+    benchmark, checks, datasets, estimation, identification, models, multibody, params, spatial, signals,
+    trajectories, validation,
+)
 from .base import BaseParameters, base_parameters, random_states
 from .dynamics import forward_dynamics, inverse_dynamics, mass_matrix, simulate
 from .estimation import Estimate, ols, ridge, wls
@@ -33,10 +37,12 @@ __all__ = [
     "base_parameters",
     "benchmark",
     "checks",
+    "datasets",
     "estimation",
     "excitation_cond",
     "forward_dynamics",
     "friction_regressor",
+    "identification",
     "inverse_dynamics",
     "mass_matrix",
     "models",
