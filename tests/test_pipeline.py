@@ -572,3 +572,37 @@ def test_tx40_full_record_agrees_with_figaroh(tx40_run):
             assert abs(x[i] - entry["ols"]) < 3 * std[i], (name, x[i], entry["ols"], std[i])
             checked += 1
     assert checked >= 20                       # 23 of FIGAROH's 60 base parameters
+
+
+def test_data_and_result_accessors_bad_input():
+    model, t, q, tau, x = _smooth_record(25000)
+    data = prepare(t, q, tau + 0.01 * np.random.default_rng(6).normal(size=tau.shape), model, Settings(ts=2e-4))
+    with pytest.raises(ValueError, match="columns"):
+        data.stack(columns=[model.p])
+    with pytest.raises(ValueError, match="columns"):
+        data.stack(columns=[])
+    with pytest.raises(ValueError, match="mask"):
+        data.select(np.ones(3, dtype=bool))
+    with pytest.raises(ValueError, match="no sample"):
+        data.select(np.zeros(data.n_samples, dtype=bool))
+    W, y, joint = data.stack(use_keep=False)
+    assert W.shape[0] == data.n_samples * model.n
+    res = identify(data)
+    # predictions: the essential vector puts zeros at the removed parameters
+    full = res.full_base_vector("essential")
+    assert full.size == res.base.rank and np.count_nonzero(full) == res.essential.params.size
+    assert np.allclose(res.predict(data, "ols"), res.base.reduce(data.Y) @ res.ols.params)
+    other = prepare(t, q, tau, DriveModel(planar_2r()), Settings(ts=2e-4))     # with offsets: 30 columns
+    with pytest.raises(ValueError, match="columns"):
+        res.predict(other)
+    with pytest.raises(TypeError, match="IdentificationResult"):
+        validate(None, data)
+    with pytest.raises(TypeError, match="IdentificationData"):
+        validate(res, None)
+    with pytest.raises(ValueError, match="unknown estimate"):
+        validate(res, data, methods=("lms",))
+    v = validate(res, data, use_keep=False)
+    f, P = v.spectrum("ols", nperseg=64)
+    assert f.size == 33 and P.shape == (33, 2) and np.allclose(v.residual("ols"), data.tau - v.predicted["ols"])
+    with pytest.raises(ValueError, match="base"):
+        identify(data, base=DriveModel(planar_2r()).base_parameters())
