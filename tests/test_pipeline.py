@@ -250,6 +250,14 @@ def test_prepare_keeps_the_linear_relation_and_flags_zero_velocity():
     assert set(data.timings) == {"filter", "regressor", "decimate"}
     W, y, joint = data.stack()
     assert W.shape == (data.keep.sum(), model.p) and np.array_equal(np.bincount(joint), data.keep.sum(0))
+    # the chunked regressor of prepare equals the unchunked one, decimated as a whole
+    from robidlib.signals import differentiate, lowpass
+    qf = lowpass(q, s.cutoff, s.fs, order=s.filter_order)
+    qdf = differentiate(qf, s.ts)
+    keep = slice(s.trim_samples, t.size - s.trim_samples)
+    Yfull = model.regressor(qf[keep], qdf[keep], differentiate(qdf, s.ts)[keep])
+    assert t[keep].size > 4096                       # more than one chunk
+    assert np.allclose(data.Y, parallel_decimate(Yfull, s.decimation), rtol=1e-12, atol=1e-12)
     # a window crops the record
     w = prepare(t, q, tau, model, Settings(ts=2e-4, window=(1.0, 3.0)))
     assert w.t[0] >= 1.0 and w.t[-1] <= 3.0

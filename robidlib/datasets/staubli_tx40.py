@@ -141,7 +141,7 @@ def verify_files(directory: str | os.PathLike | None = None) -> dict[str, str]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class StaubliTX40:
     """The TX40 record as it comes, with the model and the transmission.
 

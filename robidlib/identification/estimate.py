@@ -35,7 +35,7 @@ from .preprocess import IdentificationData
 __all__ = ["IdentificationResult", "PhysicalProblem", "identify", "joint_sigmas", "essential_parameters"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PhysicalProblem:
     """What a physically consistent estimator is given by :func:`identify`.
 
@@ -68,7 +68,7 @@ class PhysicalProblem:
     prior: np.ndarray
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class IdentificationResult:
     """Result of :func:`identify`.
 

@@ -103,7 +103,7 @@ def residual_spectrum(residual: np.ndarray, fs: float, nperseg: int | None = Non
     return scipy.signal.welch(r, fs=fs, nperseg=seg, axis=0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Validation:
     """Result of :func:`validate`.
 
