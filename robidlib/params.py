@@ -520,7 +520,9 @@ def _permute(name, x, axis, perm):
     return np.take(x, idx, axis=axis)
 
 
-def is_physically_consistent(pi: ArrayLike, tol: float = 0.0, per_link: bool = False) -> bool | np.ndarray:
+def is_physically_consistent(
+    pi: ArrayLike, tol: float = 0.0, per_link: bool = False, *, explain: bool = False
+) -> bool | np.ndarray | ConsistencyReport:
     """Whether every link's parameters describe a physically possible rigid body.
 
     A link is consistent when (i) ``m > tol``, (ii) its inertia about the centre of mass,
@@ -536,10 +538,13 @@ def is_physically_consistent(pi: ArrayLike, tol: float = 0.0, per_link: bool = F
         Non-negative margin for the three tests.
     per_link : bool, default False
         Return one flag per link instead of a single bool.
+    explain : bool, default False
+        Return a :class:`ConsistencyReport` (truthy exactly when the answer is True) that
+        names the failing links and conditions; see :func:`consistency_report`.
 
     Returns
     -------
-    bool or numpy.ndarray of bool, shape (n,)
+    bool or numpy.ndarray of bool, shape (n,), or ConsistencyReport
 
     Raises
     ------
@@ -553,7 +558,11 @@ def is_physically_consistent(pi: ArrayLike, tol: float = 0.0, per_link: bool = F
     >>> bad = link_params(1.0, [0.1, 0, 0], [0.01, 0.01, 0.05, 0, 0, 0])  # 0.01 + 0.01 < 0.05
     >>> is_physically_consistent(good), is_physically_consistent(np.r_[good, bad], per_link=True).tolist()
     (True, [True, False])
+    >>> print(is_physically_consistent(np.r_[good, bad], explain=True).failures[0][:2])
+    (2, 'triangle inequality')
     """
+    if explain:
+        return consistency_report(pi, tol)
     tol = check_nonnegative("tol", tol)
     P = _link_blocks("pi", pi)
     if P.ndim != 2:
@@ -695,8 +704,8 @@ _J_ROUNDOFF = 64 * np.finfo(float).eps
 class ConsistencyReport:
     """Which links of a parameter vector are physically consistent, and why not.
 
-    Returned by :func:`consistency_report`. It is truthy exactly when every link is
-    consistent.
+    Returned by :func:`consistency_report` (and by ``is_physically_consistent(...,
+    explain=True)``). It is truthy exactly when every link is consistent.
 
     Attributes
     ----------

@@ -278,7 +278,7 @@ def test_report_agrees_with_is_physically_consistent():
     for tol in (0.0, 1e-6, 1e-3):
         for _ in range(50):
             pi = np.concatenate([random_body(rng) + rng.normal(size=10) * 0.01 for _ in range(3)])
-            rep = consistency_report(pi, tol=tol)
+            rep = is_physically_consistent(pi, tol=tol, explain=True)
             assert bool(rep) == is_physically_consistent(pi, tol=tol)
             assert rep.per_link.tolist() == is_physically_consistent(pi, tol=tol, per_link=True).tolist()
             assert rep.tol == tol and (rep.failures == ()) == bool(rep)
