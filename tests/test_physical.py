@@ -337,6 +337,7 @@ BAD = [
     (lambda r, W, y: dict(friction=False), ValueError, r"W must have 50 columns .* got 60"),
     (lambda r, W, y: dict(W=W[:0], y=y[:0]), ValueError, "at least one row"),
     (lambda r, W, y: dict(y=0 * y), ValueError, "y must not be all zero"),
+    (lambda r, W, y: dict(W=0 * W), ValueError, "W has rank 0"),
     (lambda r, W, y: dict(robot="ur5"), TypeError, "robot must be a SerialRobot"),
     (lambda r, W, y: dict(consistency="strict"), ValueError, "unknown consistency 'strict'"),
     (lambda r, W, y: dict(reg_space="base"), ValueError, "unknown reg_space 'base'"),
