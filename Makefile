@@ -8,13 +8,13 @@ BIN    := $(VENV)/bin
 BOOK_STAMP := $(VENV)/.installed-book
 TEST_STAMP := $(VENV)/.installed-test
 JB_FLAGS := -W -n --keep-going
-# One BLAS thread per process: the matrices here are small, and pytest -n 2 / the notebook
-# kernels already use both cores (multi-threaded OpenBLAS made some steps 10-100x slower).
-export OPENBLAS_NUM_THREADS ?= 1
+# robidlib limits BLAS to one thread when it is imported (robidlib/_threads.py), so every way
+# of running the book prints the same numbers; nothing needs to be exported here.
+UNIT := tests/ robidlib/ --doctest-modules --ignore=tests/site --ignore=tests/browser --ignore=tests/student
 
 STUDENT := _build/student
 
-.PHONY: book student test test-browser lab bench release clean distclean help
+.PHONY: book student test test-portability test-lowest test-browser lab bench release clean distclean help
 
 help:
 	@echo "make book   build the site into _build/html (instructor edition)"
@@ -38,7 +38,10 @@ $(TEST_STAMP): requirements-test.txt requirements.txt pyproject.toml | $(BIN)/py
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
 	@touch $@ $(BOOK_STAMP)
 
+# Every notebook is executed once, on both cores, into the execution cache; the build (and
+# the student edition after it) then only reads the cache.
 book: $(BOOK_STAMP)
+	$(BIN)/python tools/execute_book.py
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 
 student: book
@@ -48,12 +51,46 @@ student: book
 	rm -rf $(STUDENT)/site && mv $(STUDENT)/src/_build/html $(STUDENT)/site
 	@echo "student edition: $(STUDENT)/site (site), $(STUDENT)/student-notebooks.zip (labs)"
 
+# make test: unit tests and doctests; the book (every notebook executed once, build with -W);
+# the student edition and its notebooks run as a student would; the portability passes (every
+# notebook through nbval and the unit tests again on a second BLAS kernel, the unit tests on
+# the lowest supported versions); the site, link and browser tests.
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest tests/ --ignore=tests/site --ignore=tests/browser -n 2
-	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -n 2 --dist loadfile chapters/
+	$(BIN)/python -m pytest $(UNIT) -n 2
 	$(MAKE) --no-print-directory student
+	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/student -n 2
+	$(MAKE) --no-print-directory test-portability
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/site
 	$(MAKE) --no-print-directory test-browser
+
+# Second BLAS kernel: OpenBLAS picks its kernels for the CPU it runs on; OPENBLAS_CORETYPE forces
+# another one, so that round-off differs as it would on another machine. tools/portability.py
+# picks a kernel this CPU supports that differs from its default, and checks it took effect.
+test-portability: $(TEST_STAMP)
+	@set -e; kernel=$$($(BIN)/python tools/portability.py second-kernel); \
+	default=$$($(BIN)/python tools/portability.py default-kernel); \
+	echo "== portability: second BLAS kernel OPENBLAS_CORETYPE=$$kernel (default kernel $$default)"; \
+	OPENBLAS_CORETYPE=$$kernel $(BIN)/python tools/portability.py check-kernel $$kernel $$default; \
+	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest $(UNIT) -n 2 -q; \
+	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest --nbval-lax --nbval-current-env -n 2 --dist loadfile chapters/
+	$(MAKE) --no-print-directory test-lowest
+
+# Lowest versions: a second venv from constraints-lowest.txt (the lower bounds of
+# requirements*.txt, pinned) on the oldest Python the project claims; runs the unit tests.
+LOWEST_VENV := .venv-lowest
+LOWEST_STAMP := $(LOWEST_VENV)/.installed
+PYTHON_LOWEST ?= $$($(PYTHON) tools/portability.py find-python 3.10)
+$(LOWEST_STAMP): constraints-lowest.txt requirements-test.txt requirements.txt pyproject.toml
+	rm -rf $(LOWEST_VENV)
+	$(PYTHON_LOWEST) -m venv $(LOWEST_VENV)
+	$(LOWEST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LOWEST_VENV)/bin/python -m pip install --quiet -r requirements-test.txt -c constraints-lowest.txt
+	@touch $@
+
+test-lowest: $(LOWEST_STAMP)
+	@echo "== portability: lowest versions on $$($(LOWEST_VENV)/bin/python --version)"
+	$(LOWEST_VENV)/bin/python tools/portability.py check-lowest constraints-lowest.txt
+	$(LOWEST_VENV)/bin/python -m pytest $(UNIT) -n 2 -q -p no:cacheprovider
 
 # Needs Debian's Chromium: apt-get install -y chromium  (see README)
 test-browser: $(TEST_STAMP)
@@ -87,4 +124,4 @@ clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV) dist
+	rm -rf $(VENV) $(LOWEST_VENV) dist

@@ -12,11 +12,18 @@ Modules: ``robot``, ``spatial``, ``params``, ``dynamics``, ``regressor``, ``base
 ``trajectories``, ``signals``, ``estimation``, ``validation``, ``benchmark``, ``multibody``, ``models``,
 ``plotting``, ``checks``.
 
+Importing robidlib limits BLAS to one thread, so every machine prints the same numbers;
+set ``ROBIDLIB_BLAS_THREADS`` (an integer, or ``off``) before the import to change that.
+
 Note: the attribute ``robidlib.regressor`` is the *function* of the same name; import other
 names of that module with ``from robidlib.regressor import stack``.
 """
 
 from ._version import __version__
+from ._threads import _apply_default, limit_blas_threads
+
+_apply_default()  # one BLAS thread unless ROBIDLIB_BLAS_THREADS says otherwise (see _threads)
+
 from . import benchmark, checks, estimation, models, multibody, params, spatial, signals, trajectories, validation
 from .base import BaseParameters, base_parameters, random_states
 from .dynamics import forward_dynamics, inverse_dynamics, mass_matrix, simulate
@@ -38,6 +45,7 @@ __all__ = [
     "forward_dynamics",
     "friction_regressor",
     "inverse_dynamics",
+    "limit_blas_threads",
     "mass_matrix",
     "models",
     "multibody",

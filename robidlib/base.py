@@ -105,6 +105,7 @@ def _rng(rng: Any) -> np.random.Generator:
 
 def _coefficient(c: float, digits: int) -> tuple[str, str]:
     """Sign and magnitude text of a coefficient: exact when sympy finds a simple form."""
+    c = float(c)                      # a Python float: sympy 1.12 fails on numpy 2 scalars
     sign = "-" if c < 0 else "+"
     a = abs(c)
     exact = sp.nsimplify(a, tolerance=1e-10 * max(1.0, a), rational=True)
@@ -240,7 +241,7 @@ class BaseParameters:
         for i, j in enumerate(self.independent):
             expr = sym[self.names[j]]
             for k, d in enumerate(self.dependent):
-                c = self.K[i, k]
+                c = float(self.K[i, k])         # a Python float for sympy (see _coefficient)
                 if abs(c) > 1e-10:
                     expr += sp.nsimplify(c, tolerance=1e-10 * max(1.0, abs(c)), rational=True) * sym[self.names[d]]
             out.append(expr)

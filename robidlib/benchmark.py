@@ -780,7 +780,7 @@ def fit_hopfield(problem: IdentificationProblem) -> FitResult:
 class _AugmentedBaseModel:
     """Process model of the EKF on ``x = [q, qd, beta]``: RK4 on the base-parameter dynamics.
 
-    The same model as :class:`robidlib.estimation.ekf.AugmentedStateIdentifier` (mass-matrix
+    The same model as :class:`robidlib.estimation.AugmentedStateIdentifier` (mass-matrix
     columns from unit accelerations, bias from ``qdd = 0``, ``d beta/dt = 0``, torque given at
     the start, middle and end of the step), evaluated with **one batched regressor call per
     Runge-Kutta stage**: the centre state, the ``2 n`` position-perturbed states (for
@@ -867,10 +867,10 @@ class _AugmentedBaseModel:
 def fit_ekf(problem: IdentificationProblem) -> FitResult:
     """Extended Kalman filter on the augmented state ``[q, qd, beta]`` (RK4, ``dt = 2 / fs``).
 
-    The filter (:class:`robidlib.estimation.ekf.ExtendedKalmanFilter`) steps every other
+    The filter (:class:`robidlib.estimation.kalman.ExtendedKalmanFilter`) steps every other
     sample: the positions and velocities measured at ``t_0, t_2, t_4, ...`` update it and
     the torques at the start, middle and end of each step drive the RK4 prediction (the
-    process model of :class:`~robidlib.estimation.ekf.AugmentedStateIdentifier`, evaluated in
+    process model of :class:`~robidlib.estimation.AugmentedStateIdentifier`, evaluated in
     batches).  Tuning, from the data sheet noise levels:
 
     * ``R = diag(sigma_q^2, sigma_qd^2)``;
@@ -911,7 +911,7 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
     >>> fit.params.shape, fit.iterations == 100
     ((6,), True)
     """
-    from .estimation.ekf import ExtendedKalmanFilter
+    from .estimation.kalman import ExtendedKalmanFilter
 
     d = problem.data
     n, p = problem.robot.n, problem.base.rank

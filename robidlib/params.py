@@ -450,6 +450,34 @@ def transform_params(pi: ArrayLike, R: ArrayLike, p: ArrayLike) -> np.ndarray:
     return np.concatenate([m[..., None], m[..., None] * p + h, inertia_vector(I)], axis=-1)
 
 
+def _wrench_basis(phi: np.ndarray) -> np.ndarray:
+    """The 6x10 matrix A with [f; n] = A pi of one link, from its motion features phi (..., 12).
+
+    ``phi = [a (3), dw (3), wx^2, wy^2, wz^2, wx wy, wx wz, wy wz]`` (origin acceleration incl.
+    gravity, angular acceleration, products of the angular velocity). Newton-Euler about the
+    link origin with ``pi = [m, h, Ixx, Iyy, Izz, Ixy, Ixz, Iyz]`` (``h = m c``)::
+
+        f = m a + (dw x + w x w x) h
+        n = I dw + w x (I w) - a x h
+    """
+    ax, ay, az, dx, dy, dz, wxx, wyy, wzz, wxy, wxz, wyz = np.moveaxis(phi, -1, 0)
+    z = np.zeros_like(ax)
+    rows = [
+        [ax, -wyy - wzz, wxy - dz, wxz + dy, z, z, z, z, z, z],
+        [ay, wxy + dz, -wxx - wzz, wyz - dx, z, z, z, z, z, z],
+        [az, wxz - dy, wyz + dx, -wxx - wyy, z, z, z, z, z, z],
+        [z, z, az, -ay, dx, -wyz, wyz, dy - wxz, dz + wxy, wyy - wzz],
+        [z, -az, z, ax, wxz, dy, -wxz, dx + wyz, wzz - wxx, dz - wxy],
+        [z, ay, -ax, z, -wxy, wxy, dz, wxx - wyy, dx - wyz, dy + wxz],
+    ]
+    return np.stack([np.stack(r, axis=-1) for r in rows], axis=-2)
+
+
+#: A is linear in the 12 features: A = sum_f phi_f _WRENCH_BASIS[f]  (shape (12, 6, 10)).
+#: The robot's constants, the RNEA and the regressor all build on it.
+_WRENCH_BASIS = _wrench_basis(np.eye(12))
+
+
 def to_pinocchio_order(x: ArrayLike, axis: int = -1) -> np.ndarray:
     """Reorder each 10-block from the GUIDE order to pinocchio's dynamic-parameter order.
 

@@ -28,8 +28,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._validate import as_array
-from .dynamics import _WRENCH_BASIS, _chunked, _forward_pass, _gravity, _joint_screws, _matmul_rows, _state
-from .params import _check_terms
+from .dynamics import _chunked, _forward_pass, _gravity, _joint_screws, _matmul_rows, _state
+from .params import _WRENCH_BASIS, _check_terms
 from .robot import SerialRobot
 
 __all__ = ["regressor", "friction_regressor", "stack"]

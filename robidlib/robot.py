@@ -32,6 +32,7 @@ from numpy.typing import ArrayLike
 
 from ._validate import as_array
 from .params import (
+    _WRENCH_BASIS,
     inertia_matrix,
     link_params as _link_params,
     param_names as _param_names,
@@ -714,9 +715,7 @@ class _KinematicConstants:
         G[:, :3, :3] = P[:, 0, None, None] * np.eye(3)
         G[:, :3, 3:], G[:, 3:, :3], G[:, 3:, 3:] = -H, H, inertia_matrix(P[:, 4:10])
         self.G = G
-        # link wrench [f; n] = Gpi[j] @ features (see robidlib.dynamics._wrench_basis)
-        from .dynamics import _WRENCH_BASIS
-
+        # link wrench [f; n] = Gpi[j] @ features (see robidlib.params._wrench_basis)
         # rows ordered (component, {f, n}) so that the wrench reshapes to (3, 2, C)
         self.Gpi = np.einsum("fkl,jl->jkf", _WRENCH_BASIS, P)[:, [0, 3, 1, 4, 2, 5]]
 

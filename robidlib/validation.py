@@ -456,7 +456,7 @@ def _resolve(robot_or_model: Any, base: Any, n_params: int | None) -> _Model:
     * a SerialRobot with ``base``: base parameters of ``base`` (computed with or without
       friction columns);
     * an object with ``robot`` and ``base`` attributes (e.g. the model of
-      ``robidlib.estimation.ekf.robot_base_model``): its base parameters followed by the
+      ``robidlib.estimation.robot_base_model``): its base parameters followed by the
       friction terms listed in its ``friction`` attribute (joint-major).
     """
     from .params import friction_names
@@ -477,7 +477,7 @@ def _resolve(robot_or_model: Any, base: Any, n_params: int | None) -> _Model:
     else:
         raise TypeError(
             "robot_or_model must be a SerialRobot or an object with robot and base attributes "
-            f"(e.g. robidlib.estimation.ekf.robot_base_model(...)), got {type(robot_or_model).__name__}"
+            f"(e.g. robidlib.estimation.robot_base_model(...)), got {type(robot_or_model).__name__}"
         )
     n = robot.n
     rigid, fric = tuple(robot.param_names), tuple(friction_names(n))
@@ -529,7 +529,7 @@ def identified_robot(robot_or_model: Any, params: Any, base: Any = None) -> Any:
     robot_or_model : SerialRobot or model object
         The robot (kinematics and gravity are used, its inertial and friction parameters are
         replaced), or an object with ``robot``, ``base`` (and ``friction`` terms) attributes
-        such as ``robidlib.estimation.ekf.robot_base_model(...)``.
+        such as ``robidlib.estimation.robot_base_model(...)``.
     params : array_like, shape (p,)
         Identified parameters: standard (``10 n`` or ``12 n`` with friction) when ``base`` is
         None, else base parameters (then friction coefficients of the model's terms).

@@ -1,14 +1,17 @@
-"""Tests of robidlib.estimation.ekf (EKF and the augmented-state identifier)."""
+"""Tests of the Kalman filters of robidlib.estimation (kalman, augmented, consistency, symbolic,
+base_model; ``robidlib.estimation.ekf`` re-exports them under their former names)."""
 
 from __future__ import annotations
 
 import doctest
+import importlib
 
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
 import robidlib.estimation.ekf as ekf_module
+from robidlib.estimation import augmented, base_model, consistency, kalman, symbolic
 from robidlib.estimation.ekf import AugmentedStateIdentifier, ExtendedKalmanFilter, numerical_jacobian
 
 # ---------------------------------------------------------------------- pendulum (local)
@@ -85,9 +88,17 @@ def make_identifier(dt=0.02, **kw):
     return AugmentedStateIdentifier(pendulum_regressor, dt, **opts)
 
 
-def test_doctests_run():
-    result = doctest.testmod(ekf_module, optionflags=doctest.NORMALIZE_WHITESPACE)
+@pytest.mark.parametrize("module", [kalman, augmented, consistency, symbolic, base_model])
+def test_doctests_run(module):
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_former_ekf_module_reexports_every_name():
+    for name in ekf_module.__all__:
+        obj = getattr(ekf_module, name)
+        assert obj.__module__ != ekf_module.__name__
+        assert getattr(importlib.import_module(obj.__module__), name) is obj
 
 
 # ---------------------------------------------------------------------- linear KF

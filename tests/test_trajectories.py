@@ -435,3 +435,37 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 12 and result.failed == 0
+
+
+# --- stored excitations -------------------------------------------------------------------
+
+def test_save_and_load_excitation_round_trip(tmp_path):
+    from robidlib.trajectories import load_excitation, save_excitation, stored_excitations
+
+    ft = FourierTrajectory(wf=0.7, a=[[0.5, 0.2], [0.1, -0.3]], b=[[0.0, -0.1], [0.2, 0.0]], q0=[0.3, -0.1])
+    path = save_excitation(ft, "two-joints_1", meta={"robot": "planar_2r", "cond": 12.5}, directory=tmp_path)
+    assert path.name == "two-joints_1.json"
+    ft2, meta = load_excitation("two-joints_1", directory=tmp_path)
+    assert np.array_equal(ft2.pack(), ft.pack()) and ft2.wf == ft.wf and meta == {"robot": "planar_2r", "cond": 12.5}
+    assert stored_excitations(directory=tmp_path) == ["two-joints_1"]
+
+
+def test_stored_excitation_bad_input(tmp_path):
+    from robidlib.trajectories import load_excitation, save_excitation
+
+    ft = FourierTrajectory(wf=0.7, a=[[0.5]], b=[[0.0]], q0=[0.3])
+    with pytest.raises(TypeError, match="trajectory must be a FourierTrajectory"):
+        save_excitation(np.zeros(3), "x", directory=tmp_path)
+    with pytest.raises(ValueError, match="name must be non-empty lower-case"):
+        save_excitation(ft, "Bad Name", directory=tmp_path)
+    with pytest.raises(TypeError, match="name must be a string"):
+        load_excitation(3, directory=tmp_path)
+    with pytest.raises(TypeError, match="meta must be a dict"):
+        save_excitation(ft, "x", meta=[1], directory=tmp_path)
+    with pytest.raises(ValueError, match="JSON-serialisable"):
+        save_excitation(ft, "x", meta={"v": float("nan")}, directory=tmp_path)
+    with pytest.raises(ValueError, match="no stored excitation 'missing'"):
+        load_excitation("missing", directory=tmp_path)
+    (tmp_path / "junk.json").write_text('{"format": "other"}')
+    with pytest.raises(ValueError, match="is not a stored robidlib excitation"):
+        load_excitation("junk", directory=tmp_path)

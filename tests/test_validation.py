@@ -17,11 +17,13 @@ INDICES = (rms_index, rsd_index, agreement_index)
 
 def test_hand_computed_small_example():
     # RMS: sqrt(1/3) / (sqrt(21/3) + sqrt(14/3))
-    assert rms_index(O, P) == pytest.approx(np.sqrt(1 / 3) / (np.sqrt(7) + np.sqrt(14 / 3)), rel=1e-14)
+    # closed forms of a few operations: 1e-12 is far above their round-off (a few ulps on any
+    # CPU or BLAS) and far below any mistake in a formula
+    assert rms_index(O, P) == pytest.approx(np.sqrt(1 / 3) / (np.sqrt(7) + np.sqrt(14 / 3)), rel=1e-12)
     # RSD: deviations p' = (-4/3, -1/3, 5/3), o' = (-1, 0, 1), p' - o' = (-1/3, -1/3, 2/3)
-    assert rsd_index(O, P) == pytest.approx(np.sqrt(2 / 9) / (np.sqrt(42 / 27) + np.sqrt(2 / 3)), rel=1e-14)
+    assert rsd_index(O, P) == pytest.approx(np.sqrt(2 / 9) / (np.sqrt(42 / 27) + np.sqrt(2 / 3)), rel=1e-12)
     # AI: o_m = 2, sum (p - o)^2 = 1, sum (|p - 2| + |o - 2|)^2 = 2^2 + 0 + 3^2 = 13
-    assert agreement_index(O, P) == pytest.approx(12 / 13, rel=1e-14)
+    assert agreement_index(O, P) == pytest.approx(12 / 13, rel=1e-12)
     assert isinstance(rms_index(O, P), float)
 
 
@@ -31,7 +33,7 @@ def test_perfect_prediction():
     np.testing.assert_array_equal(rsd_index(o, o), 0.0)
     np.testing.assert_array_equal(agreement_index(o, o), 1.0)
     # RSD ignores an offset, RMS and AI do not
-    np.testing.assert_allclose(rsd_index(o, o + 3.0), 0.0, atol=1e-15)
+    np.testing.assert_allclose(rsd_index(o, o + 3.0), 0.0, atol=1e-12)
     assert np.all(rms_index(o, o + 3.0) > 0.3)
     assert np.all(agreement_index(o, o + 3.0) < 0.5)
 
@@ -39,7 +41,7 @@ def test_perfect_prediction():
 def test_constant_prediction_at_the_mean_and_worst_cases():
     o = np.random.default_rng(1).normal(size=(40, 2)) + [5.0, -1.0]
     p = np.broadcast_to(o.mean(axis=0), o.shape)
-    np.testing.assert_allclose(agreement_index(o, p), 0.0, atol=1e-15)
+    np.testing.assert_allclose(agreement_index(o, p), 0.0, atol=1e-12)
     np.testing.assert_allclose(rsd_index(o, p), 1.0)
     # zero prediction and sign-flipped prediction are the worst for RMS
     np.testing.assert_allclose(rms_index(o, np.zeros_like(o)), 1.0)
@@ -54,10 +56,10 @@ def test_per_joint_columns_and_overall_flattened():
     for f in INDICES:
         per = f(o, p)
         assert per.shape == (3,)
-        np.testing.assert_allclose(per, [f(o[:, j], p[:, j]) for j in range(3)], rtol=1e-14)
+        np.testing.assert_allclose(per, [f(o[:, j], p[:, j]) for j in range(3)], rtol=1e-12)
         overall = f(o, p, per_joint=False)
         assert isinstance(overall, float)
-        assert overall == pytest.approx(f(o.ravel(), p.ravel()), rel=1e-14)
+        assert overall == pytest.approx(f(o.ravel(), p.ravel()), rel=1e-12)
     # the same absolute noise matters less on the joint with larger torques
     assert rms_index(o, p)[0] > rms_index(o, p)[1] > rms_index(o, p)[2]
     assert agreement_index(o, p)[0] < agreement_index(o, p)[2]
@@ -108,7 +110,7 @@ def test_bad_input():
         rsd_index(o, o)
     with pytest.raises(ValueError, match="RSD index is undefined: .*both constant"):
         rsd_index(np.full(3, 0.1), np.full(3, 0.1))  # mean(0.1, 0.1, 0.1) != 0.1 in floating point
-    assert rsd_index(np.full(3, 0.1), [0.0, 0.1, 0.3]) == pytest.approx(1.0, rel=1e-14)
+    assert rsd_index(np.full(3, 0.1), [0.0, 0.1, 0.3]) == pytest.approx(1.0, rel=1e-12)
     for f in INDICES:
         with pytest.raises(ValueError, match="predicted must be finite"):
             f(O, [1.0, np.nan, 2.0])
@@ -143,7 +145,7 @@ from robidlib.validation import (  # noqa: E402
 def test_relative_parameter_error_hand_computed_and_bounds():
     # terms: |1.2 - 1| / 2.2, |0 - 2| / 2 = 1, zero-zero = 0, |-1 - 1| / 2 = 1
     e = relative_parameter_error([1.2, 0.0, 0.0, -1.0], [1.0, 2.0, 0.0, 1.0])
-    assert e == pytest.approx(100 * 2 / 4 * (0.2 / 2.2 + 1 + 0 + 1), rel=1e-14)
+    assert e == pytest.approx(100 * 2 / 4 * (0.2 / 2.2 + 1 + 0 + 1), rel=1e-12)
     assert relative_parameter_error([3.0, -2.0], [3.0, -2.0]) == 0.0
     rng = np.random.default_rng(5)
     b = rng.normal(size=8)
@@ -151,7 +153,7 @@ def test_relative_parameter_error_hand_computed_and_bounds():
     many = relative_parameter_error(E, b)
     assert many.shape == (50,)
     assert np.all((many >= 0) & (many <= 200))
-    assert many[3] == pytest.approx(relative_parameter_error(E[3], b), rel=1e-14)   # row by row
+    assert many[3] == pytest.approx(relative_parameter_error(E[3], b), rel=1e-12)   # row by row
     # symmetric in estimate and truth, and a sign error costs the maximum
     assert relative_parameter_error([1.0, 2.0], [1.5, 1.0]) == pytest.approx(relative_parameter_error([1.5, 1.0], [1.0, 2.0]))
     assert relative_parameter_error(-b, b) == pytest.approx(200.0)
@@ -171,9 +173,9 @@ def test_relative_parameter_error_bad_input():
 def test_relative_torque_error():
     o = np.array([[3.0, 1.0], [4.0, -1.0]])
     p = np.array([[3.0, 1.1], [4.5, -1.0]])
-    np.testing.assert_allclose(relative_torque_error(o, p), [10.0, 100 * 0.1 / np.sqrt(2)], rtol=1e-14)
+    np.testing.assert_allclose(relative_torque_error(o, p), [10.0, 100 * 0.1 / np.sqrt(2)], rtol=1e-12)
     pooled = relative_torque_error(o, p, per_joint=False)
-    assert pooled == pytest.approx(100 * np.sqrt(0.25 + 0.01) / np.sqrt(27.0), rel=1e-14)
+    assert pooled == pytest.approx(100 * np.sqrt(0.25 + 0.01) / np.sqrt(27.0), rel=1e-12)
     assert relative_torque_error(o[:, 0], np.zeros(2)) == pytest.approx(100.0)
     assert relative_torque_error(1e-200 * o, 1e-200 * p)[0] == pytest.approx(10.0)
     with pytest.raises(ValueError, match=r"same shape, got \(2, 2\) and \(2,\)"):
@@ -205,7 +207,7 @@ def test_base_to_standard_reproduces_the_base_model(arm, states, method):
     Y = regressor(arm, *states)
     np.testing.assert_allclose(Y @ pi, bp.reduce(Y) @ beta, rtol=1e-10, atol=1e-12)
     batch = base_to_standard(bp, np.stack([beta, 2 * beta]))
-    np.testing.assert_allclose(batch[1], 2 * pi, rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(batch[1], 2 * pi, rtol=1e-12, atol=1e-14)
     with pytest.raises(ValueError, match=f"beta must have {bp.rank} entries"):
         base_to_standard(bp, beta[:-1])
     with pytest.raises(TypeError, match="base must be a BaseParameters"):

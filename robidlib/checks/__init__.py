@@ -1,13 +1,27 @@
 """Friendly checks of the students' exercise answers, one module per chapter.
 
+The modules are named after the chapter's topic, not its number, so that a new chapter
+never renames them: ``pendulum`` (chapter 1), ``base_parameters`` (2), ``least_squares`` (3),
+``adaline`` (6), ``hopfield`` (7), ``ekf`` (8), ``validation`` (9), ``mixed_coordinates`` (10).
+
 Each check prints one line of feedback and returns ``True`` when the answer is right and
-``False`` otherwise, so a student can simply run it; solutions in the book wrap it in
-``assert``. Malformed answers (not callable, wrong type) raise ``TypeError``.
-Chapter-specific checks live in ``robidlib.checks.chNN``; chapter 1's are also importable
+``False`` otherwise, so a student can simply run it. Chapter 1's checks are also importable
 from ``robidlib.checks`` directly.
 """
 
-from . import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08
-from .ch01 import check_coulomb_regressor, check_equivalent_pendulums, check_sqrt_n_scaling
+from . import adaline, base_parameters, ekf, hopfield, least_squares, mixed_coordinates, pendulum, validation
+from .pendulum import check_coulomb_regressor, check_equivalent_pendulums, check_sqrt_n_scaling
 
-__all__ = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08", "check_coulomb_regressor", "check_equivalent_pendulums", "check_sqrt_n_scaling"]
+__all__ = [
+    "adaline",
+    "base_parameters",
+    "ekf",
+    "hopfield",
+    "least_squares",
+    "mixed_coordinates",
+    "pendulum",
+    "validation",
+    "check_coulomb_regressor",
+    "check_equivalent_pendulums",
+    "check_sqrt_n_scaling",
+]

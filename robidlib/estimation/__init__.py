@@ -2,17 +2,11 @@
 
 from ._estimate import Estimate
 from .adaline import Adaline, max_stable_rate
-from .ekf import (
-    AugmentedStateIdentifier,
-    ExtendedKalmanFilter,
-    SymbolicModel,
-    nees,
-    nees_bounds,
-    numerical_jacobian,
-    robot_base_model,
-    symbolic_regressor,
-    torque_midpoints,
-)
+from .augmented import AugmentedStateIdentifier, torque_midpoints
+from .base_model import robot_base_model
+from .consistency import nees, nees_bounds
+from .kalman import ExtendedKalmanFilter, numerical_jacobian
+from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
 from .lsq import ols, ridge, wls
 from .physical import bounded_ls, physical_ls

@@ -89,7 +89,7 @@ def max_stable_rate(W: Any) -> float:
     >>> import numpy as np
     >>> from robidlib.estimation.adaline import max_stable_rate
     >>> W = np.array([[1.0, 0.0], [0.0, 2.0]])   # W'W/N = diag(0.5, 2)
-    >>> float(max_stable_rate(W))
+    >>> round(float(max_stable_rate(W)), 12)
     1.0
     """
     W = as_array("W", W, ndim=2)

@@ -60,7 +60,7 @@ from .lsq import default_rank_tol
 __all__ = ["physical_ls", "bounded_ls"]
 
 _INSTALL_HINT = (
-    "physical_ls needs cvxpy with the Clarabel solver: pip install 'cvxpy-base>=1.5' "
+    "physical_ls needs cvxpy with the Clarabel solver: pip install 'cvxpy-base>=1.5.2' "
     "'clarabel>=0.7' (or pip install 'robidlib[physical]'); the full 'cvxpy' package works too"
 )
 

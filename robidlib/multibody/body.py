@@ -531,8 +531,8 @@ def body_pose(q_body: Any) -> tuple[np.ndarray, np.ndarray]:
     Examples
     --------
     >>> o, r = body_pose([1, 2, 3, 1, 0, 0, 0, 1, 0, 0, 0, 1])
-    >>> o, r.trace()
-    (array([1., 2., 3.]), np.float64(3.0))
+    >>> o.tolist(), float(r.trace())
+    ([1.0, 2.0, 3.0], 3.0)
     """
     q = _last_dim("q_body", q_body, 12)
     return q[..., 0:3].copy(), np.stack([q[..., 3:6], q[..., 6:9], q[..., 9:12]], axis=-1)

@@ -268,7 +268,7 @@ class ChainModel:
         >>> import numpy as np
         >>> m = simple_chain()
         >>> q, qd, qdd = m.coordinates([0.1, 0.2, 0.3])
-        >>> bool(np.abs(m.system.phi(q[0])).max() < 1e-14), q.shape
+        >>> bool(np.abs(m.system.phi(q[0])).max() < 1e-12), q.shape
         (True, (1, 39))
         """
         s = self.forward_kinematics(phi, phid, phidd)

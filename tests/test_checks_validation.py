@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 
 from robidlib.benchmark import FitResult, fit_ls, make_study
-from robidlib.checks import ch07
-from robidlib.checks.ch07 import check_agreement_index, check_parameter_error, check_prior_method
+from robidlib.checks import validation
+from robidlib.checks.validation import check_agreement_index, check_parameter_error, check_prior_method
 from robidlib.estimation.lsq import ridge
 from robidlib.models import planar_2r
 from robidlib.validation import agreement_index, relative_parameter_error
 
 
 def test_doctests_run():
-    result = doctest.testmod(ch07, optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testmod(validation, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
 
 

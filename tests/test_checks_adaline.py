@@ -6,13 +6,13 @@ import math
 import numpy as np
 import pytest
 
-from robidlib.checks import ch04
-from robidlib.checks.ch04 import check_delta_rule_epoch, check_epoch_prediction, check_stable_rate
+from robidlib.checks import adaline
+from robidlib.checks.adaline import check_delta_rule_epoch, check_epoch_prediction, check_stable_rate
 from robidlib.estimation.adaline import Adaline, max_stable_rate
 
 
 def test_doctests_run():
-    result = doctest.testmod(ch04, optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testmod(adaline, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -5,13 +5,13 @@ import doctest
 import numpy as np
 import pytest
 
-from robidlib.checks import ch06
-from robidlib.checks.ch06 import check_euler_bias_order, check_nees_function, check_unobservable_at_rest
+from robidlib.checks import ekf
+from robidlib.checks.ekf import check_euler_bias_order, check_nees_function, check_unobservable_at_rest
 from robidlib.estimation.ekf import nees
 
 
 def test_doctests_run():
-    result = doctest.testmod(ch06, optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testmod(ekf, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
 
 
@@ -60,7 +60,7 @@ def _pendulum_observability_rank(q0, K=60, dt=0.02):
 def test_unobservable_at_rest_agrees_with_the_observability_matrix(capsys):
     rank, null = _pendulum_observability_rank(0.5)
     assert rank == 3                                   # q, qd and a2
-    unobservable = [n for j, n in enumerate(ch06.PENDULUM_NAMES) if np.linalg.norm(null[:, 2 + j]) > 0.5]
+    unobservable = [n for j, n in enumerate(ekf.PENDULUM_NAMES) if np.linalg.norm(null[:, 2 + j]) > 0.5]
     assert sorted(unobservable) == ["a1", "a3"]
     assert check_unobservable_at_rest(unobservable)
     assert check_unobservable_at_rest(("a3", "a1"), q0=-1.0)

@@ -5,13 +5,13 @@ import doctest
 import numpy as np
 import pytest
 
-from robidlib.checks import ch05
-from robidlib.checks.ch05 import check_hopfield_connections, check_slowest_time_constant, check_tracking
+from robidlib.checks import hopfield
+from robidlib.checks.hopfield import check_hopfield_connections, check_slowest_time_constant, check_tracking
 from robidlib.estimation.hopfield import HopfieldEstimator
 
 
 def test_doctests_run():
-    result = doctest.testmod(ch05, optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testmod(hopfield, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
 
 

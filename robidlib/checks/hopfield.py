@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._report import report as _report
-from .ch04 import _scalar
+from .adaline import _scalar
 
 __all__ = [
     "check_hopfield_connections",

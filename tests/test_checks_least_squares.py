@@ -1,4 +1,4 @@
-"""Tests of robidlib.checks.ch03 (exercise checks of chapter 3)."""
+"""Tests of robidlib.checks.least_squares (exercise checks of chapter 3)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 
-from robidlib.checks import ch03
+from robidlib.checks import least_squares
 from robidlib.estimation.lsq import ols, wls
 
 
@@ -20,10 +20,10 @@ def _qr_solve(W, y):
 
 
 def test_augmented_qr_accepts_a_right_answer(capsys):
-    assert ch03.check_augmented_qr(_qr_solve)
+    assert least_squares.check_augmented_qr(_qr_solve)
     assert "\u2714" in capsys.readouterr().out
     # any backward-stable solver with the residual norm passes too
-    assert ch03.check_augmented_qr(lambda W, y: (np.linalg.lstsq(W, y, rcond=None)[0],
+    assert least_squares.check_augmented_qr(lambda W, y: (np.linalg.lstsq(W, y, rcond=None)[0],
                                                  np.linalg.norm(y - W @ np.linalg.lstsq(W, y, rcond=None)[0])))
 
 
@@ -32,20 +32,20 @@ def test_augmented_qr_rejects_the_normal_equations_and_wrong_answers(capsys):
         b = np.linalg.solve(W.T @ W, W.T @ y)
         return b, np.linalg.norm(y - W @ b)
 
-    assert not ch03.check_augmented_qr(normal)
+    assert not least_squares.check_augmented_qr(normal)
     assert "normal equations" in capsys.readouterr().out
-    assert not ch03.check_augmented_qr(lambda W, y: _qr_solve(W, y)[0])       # no residual
+    assert not least_squares.check_augmented_qr(lambda W, y: _qr_solve(W, y)[0])       # no residual
     assert "pair (b, rnorm)" in capsys.readouterr().out
-    assert not ch03.check_augmented_qr(lambda W, y: (_qr_solve(W, y)[0], 0.0))
+    assert not least_squares.check_augmented_qr(lambda W, y: (_qr_solve(W, y)[0], 0.0))
     assert "rnorm should be" in capsys.readouterr().out
-    assert not ch03.check_augmented_qr(lambda W, y: (_qr_solve(W, y)[0][:-1], 1.0))
+    assert not least_squares.check_augmented_qr(lambda W, y: (_qr_solve(W, y)[0][:-1], 1.0))
     assert "b must have shape" in capsys.readouterr().out
-    assert not ch03.check_augmented_qr(lambda W, y: (_qr_solve(W, y)[0], "x"))
-    assert not ch03.check_augmented_qr(lambda W, y: 1 / 0)
+    assert not least_squares.check_augmented_qr(lambda W, y: (_qr_solve(W, y)[0], "x"))
+    assert not least_squares.check_augmented_qr(lambda W, y: 1 / 0)
     assert "ZeroDivisionError" in capsys.readouterr().out
-    assert not ch03.check_augmented_qr(lambda W, y: (np.full(W.shape[1], np.nan), 1.0))
+    assert not least_squares.check_augmented_qr(lambda W, y: (np.full(W.shape[1], np.nan), 1.0))
     with pytest.raises(TypeError, match="func must be a function of"):
-        ch03.check_augmented_qr("solve")
+        least_squares.check_augmented_qr("solve")
 
 
 # ----------------------------------------------------------------------------- %sigma
@@ -54,29 +54,29 @@ def _rel_std(W, y):
 
 
 def test_rel_std_accepts_the_estimator_and_names_common_mistakes(capsys):
-    assert ch03.check_rel_std(_rel_std)
+    assert least_squares.check_rel_std(_rel_std)
     assert "\u2714" in capsys.readouterr().out
-    assert not ch03.check_rel_std(lambda W, y: _rel_std(W, y) / 100)
+    assert not least_squares.check_rel_std(lambda W, y: _rel_std(W, y) / 100)
     assert "percent" in capsys.readouterr().out
 
     def by_r(W, y):  # divides by r instead of r - p
         m, p = W.shape
         return _rel_std(W, y) * np.sqrt((m - p) / m)
 
-    assert not ch03.check_rel_std(by_r)
+    assert not least_squares.check_rel_std(by_r)
     assert "r - p" in capsys.readouterr().out
 
     def no_sqrt(W, y):
         est = ols(W, y)
         return 100 * np.diag(est.cov) / np.abs(est.params)
 
-    assert not ch03.check_rel_std(no_sqrt)
+    assert not least_squares.check_rel_std(no_sqrt)
     assert "square root" in capsys.readouterr().out
-    assert not ch03.check_rel_std(lambda W, y: np.ones(W.shape[1]))
+    assert not least_squares.check_rel_std(lambda W, y: np.ones(W.shape[1]))
     assert "expected" in capsys.readouterr().out
-    assert not ch03.check_rel_std(lambda W, y: np.ones(W.shape[1] + 1))
+    assert not least_squares.check_rel_std(lambda W, y: np.ones(W.shape[1] + 1))
     with pytest.raises(TypeError, match="func must be a function"):
-        ch03.check_rel_std(None)
+        least_squares.check_rel_std(None)
 
 
 # ----------------------------------------------------------------------------- per-joint sigmas
@@ -85,9 +85,9 @@ def _sigmas(W, y, n_joints):
 
 
 def test_joint_sigmas_agree_with_wls_and_catch_mistakes(capsys):
-    assert ch03.check_joint_sigmas(_sigmas)
+    assert least_squares.check_joint_sigmas(_sigmas)
     assert "\u2714" in capsys.readouterr().out
-    assert not ch03.check_joint_sigmas(lambda W, y, n: _sigmas(W, y, n) ** 2)
+    assert not least_squares.check_joint_sigmas(lambda W, y, n: _sigmas(W, y, n) ** 2)
     assert "standard deviations" in capsys.readouterr().out
 
     def by_rows(W, y, n):
@@ -95,7 +95,7 @@ def test_joint_sigmas_agree_with_wls_and_catch_mistakes(capsys):
         res = (y - W @ b).reshape(-1, n)
         return np.sqrt(np.mean(res**2, axis=0))
 
-    assert not ch03.check_joint_sigmas(by_rows)
+    assert not least_squares.check_joint_sigmas(by_rows)
     assert "r_j - c" in capsys.readouterr().out
 
     def joint_major(W, y, n):  # reads the rows as if they were joint-major
@@ -103,13 +103,13 @@ def test_joint_sigmas_agree_with_wls_and_catch_mistakes(capsys):
         res = (y - W @ b).reshape(n, -1)
         return np.sqrt(np.sum(res**2, axis=1) / (res.shape[1] - W.shape[1]))
 
-    assert not ch03.check_joint_sigmas(joint_major)
-    assert not ch03.check_joint_sigmas(lambda W, y, n: np.ones(n + 1))
+    assert not least_squares.check_joint_sigmas(joint_major)
+    assert not least_squares.check_joint_sigmas(lambda W, y, n: np.ones(n + 1))
     assert "shape" in capsys.readouterr().out
     with pytest.raises(TypeError, match="func must be a function"):
-        ch03.check_joint_sigmas(3)
+        least_squares.check_joint_sigmas(3)
 
 
 def test_docstring_examples_run():
-    result = doctest.testmod(ch03, optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testmod(least_squares, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 6 and result.failed == 0
