@@ -69,7 +69,7 @@ def _import_cvxpy():
     """cvxpy, imported only when a function of this module needs it."""
     try:
         import cvxpy as cp
-    except ImportError as exc:  # pragma: no cover - exercised by monkeypatching in the tests
+    except ImportError as exc:  # tests/test_physical.py hides cvxpy to exercise this
         raise ImportError(f"{_INSTALL_HINT} ({exc})") from None
     return cp
 
