@@ -9,6 +9,7 @@ from .kalman import ExtendedKalmanFilter, numerical_jacobian
 from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
 from .lsq import ols, ridge, wls
+from .physical import bounded_ls, physical_ls
 
 __all__ = [
     "Adaline",
@@ -18,11 +19,13 @@ __all__ = [
     "HopfieldEstimator",
     "SaturationWarning",
     "SymbolicModel",
+    "bounded_ls",
     "max_stable_rate",
     "nees",
     "nees_bounds",
     "numerical_jacobian",
     "ols",
+    "physical_ls",
     "ridge",
     "robot_base_model",
     "symbolic_regressor",
