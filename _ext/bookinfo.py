@@ -74,7 +74,24 @@ def _launch_buttons_for_provider(app: Any, config: Any) -> None:
         config.html_theme_options = opts
 
 
+MARKS = "✓✔✕✖✗✘"
+
+
+def _unicode_marks_in_latex(app: Any) -> None:
+    """Under XeLaTeX keep the checks' ✔ and ✘ as Unicode characters (the FreeFont fonts have
+    them). Sphinx 7 maps them to ``\\(\\pmb{\\checkmark}\\)`` in highlighted code and
+    outputs, which breaks inside the ``sphinxVerbatim`` of a cell output."""
+    if getattr(app.builder, "format", "") != "latex" or app.config.latex_engine not in ("xelatex", "lualatex"):
+        return
+    from sphinx.util import texescape
+
+    for table in ("_tex_hlescape_map", "_tex_escape_map", "_tex_hlescape_map_without_unicode"):
+        for ch in MARKS:
+            getattr(texescape, table, {}).pop(ord(ch), None)
+
+
 def setup(app: Any) -> dict:
+    app.connect("builder-inited", _unicode_marks_in_latex)
     app.connect("config-inited", _set_version)
     app.connect("config-inited", _launch_buttons_for_provider)
     app.connect("html-page-context", _dedupe_scripts, priority=900)
