@@ -341,7 +341,8 @@ def test_book_builds_with_warnings_as_errors_for_any_provider(tmp_path, url, pro
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     config["repository"]["url"] = url
     config["execute"] = {"execute_notebooks": "off"}
-    config["bibtex_bibfiles"] = []
+    (book / "references.bib").write_text("@misc{mini2026, title={Mini}, author={A. Author}, year={2026}}\n")
+    config["bibtex_bibfiles"] = ["references.bib"]
     config["sphinx"]["extra_extensions"] = [e for e in config["sphinx"]["extra_extensions"] if e != "sphinx-mathjax-offline"]
     config["sphinx"]["config"].pop("html_extra_path", None)
     config["sphinx"]["config"].pop("mathjax_path", None)
