@@ -69,7 +69,7 @@ student: book
 pdf: $(BOOK_STAMP)
 	$(BIN)/python tools/execute_book.py
 	$(BIN)/jupyter-book build . --builder pdflatex $(JB_FLAGS)
-	@test -f $(STUDENT)/src/_config.yml || $(BIN)/python tools/editions.py student-source $(STUDENT) --branch $(STUDENT_BRANCH)
+	$(BIN)/python tools/editions.py student-source $(STUDENT) --branch $(STUDENT_BRANCH)
 	$(BIN)/jupyter-book build $(STUDENT)/src --builder pdflatex $(JB_FLAGS)
 	mkdir -p _build/pdf
 	cp _build/latex/book.pdf _build/pdf/book.pdf
