@@ -10,7 +10,12 @@ from ``robidlib.checks`` directly.
 """
 
 from . import adaline, base_parameters, ekf, hopfield, least_squares, mixed_coordinates, pendulum, validation
-from .pendulum import check_coulomb_regressor, check_equivalent_pendulums, check_sqrt_n_scaling
+from .pendulum import (
+    check_coulomb_regressor,
+    check_equivalent_pendulums,
+    check_excitation_design,
+    check_sqrt_n_scaling,
+)
 
 __all__ = [
     "adaline",
@@ -24,4 +29,5 @@ __all__ = [
     "check_coulomb_regressor",
     "check_equivalent_pendulums",
     "check_sqrt_n_scaling",
+    "check_excitation_design",
 ]
