@@ -359,3 +359,20 @@ def test_book_builds_with_warnings_as_errors_for_any_provider(tmp_path, url, pro
     html = (book / "_build" / "html" / "mini.html").read_text(encoding="utf-8")
     assert "mybinder.org/v2/" in html and "jupyterhub.example.org" in html
     assert ("colab.research.google.com/github/course/robid" in html) == ("github.com" in url)
+
+
+def test_glued_numbers_are_pasted_into_the_student_prose():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("Error {glue:text}`err:.1f` %, rank {glue}`rank`, missing {glue:text}`nope:.2f`."),
+        nbformat.v4.new_code_cell("glue('err', 12.345)"),
+    ]
+    executed = nbformat.from_dict(nb)
+    executed.cells[1].outputs = [nbformat.v4.new_output(
+        "display_data", data={editions.GLUE_MIME: "12.345"}, metadata={"scrapbook": {"name": "err", "mime_prefix": ""}}),
+        nbformat.v4.new_output("display_data", data={editions.GLUE_MIME: "36"}, metadata={"scrapbook": {"name": "rank"}})]
+    values = editions.glue_values(executed)
+    assert values == {"err": "12.345", "rank": "36"}
+    out = editions.student_notebook(nb, glued=values)
+    assert out.cells[0].source == "Error 12.3 %, rank 36, missing {glue:text}`nope:.2f`."
+    assert editions.paste_glue(nbformat.from_dict(nb), values) == ["nope"]
