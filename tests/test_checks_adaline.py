@@ -187,13 +187,15 @@ def test_epoch_prediction_answers_and_misuse(W, capsys):
 
 
 def _poor_problem():
+    """Two well excited directions, two hardly excited; the prior is wrong mostly in the first."""
     rng = np.random.default_rng(11)
     U = np.linalg.qr(rng.normal(size=(120, 4)))[0]
     V = np.linalg.qr(rng.normal(size=(4, 4)))[0]
-    W = (U * (np.array([1.0, 0.1, 1e-3, 1e-4]) * np.sqrt(120))) @ V.T
+    W = (U * (np.array([1.0, 0.3, 1e-3, 1e-4]) * np.sqrt(120))) @ V.T
     truth = np.array([1.0, -0.5, 0.8, 0.3])
     y = W @ truth + 0.01 * rng.normal(size=120)
-    return W, y, truth * 1.1, truth
+    prior = truth + 0.15 * V[:, 0] - 0.15 * V[:, 1] + 0.02 * V[:, 3]
+    return W, y, prior, truth
 
 
 def test_early_stopping_judges_by_the_real_error(capsys):
@@ -205,10 +207,16 @@ def test_early_stopping_judges_by_the_real_error(capsys):
     assert 0 < best < ks[-1]                                          # a finite budget is best
     assert check_early_stopping(best, W, y, w0, truth)
     assert "best budget in hindsight" in capsys.readouterr().out
+    assert errs[ks.index(best)] <= 0.8 * errs[0]
     assert not check_early_stopping(0, W, y, w0, truth)               # the prior itself
     assert "not below the prior" in capsys.readouterr().out
     assert not check_early_stopping(10**7, W, y, w0, truth)           # (almost) OLS: noise wins
     assert "stop earlier" in capsys.readouterr().out
+    k_barely = next(k for k in ks[1:] if 0.8 * errs[0] < errs[ks.index(k)] < errs[0]) if any(
+        0.8 * errs[0] < e < errs[0] for e in errs[1:]) else None
+    if k_barely is not None:
+        assert not check_early_stopping(k_barely, W, y, w0, truth)
+        assert "hardly better" in capsys.readouterr().out
     assert check_early_stopping(np.int64(best), W, y, w0, truth)
     for bad in (2.5, -1, "10", None, ...):
         assert check_early_stopping(bad, W, y, w0, truth) is False
