@@ -331,3 +331,17 @@ def test_hopfield_online_bad_input():
         hopfield_online(Y, tau, t, alpha=3.0, beta=0.1, forgetting=0.9)
     with pytest.raises(ValueError, match="beta must be > 0"):
         hopfield_online(Y, tau, t, alpha=3.0, beta=0.0)
+
+
+def test_hopfield_online_window_one_does_not_warn_about_an_undetermined_ls():
+    # the last sample alone (2 rows, 3 parameters) has a minimum-norm LS solution far outside
+    # the box; it is not unique, so the network must not warn about it
+    rng = np.random.default_rng(5)
+    t = np.arange(50) * 0.02
+    Phi = rng.normal(size=(50, 2, 3))
+    tau = Phi @ np.array([0.5, -1.0, 1.5]) + 0.01 * rng.normal(size=(50, 2))
+    Phi[-1] = [[1e-3, 0.0, 0.0], [0.0, 1e-3, 0.0]]
+    tau[-1] = [1.0, 1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        hopfield_online(Phi, tau, t, alpha=3.0, beta=0.05)

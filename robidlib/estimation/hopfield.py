@@ -215,6 +215,8 @@ class HopfieldEstimator:
         return sol
 
     def _warn_ls(self, Phi: np.ndarray, tau: np.ndarray, alpha: np.ndarray, names: tuple[str, ...]) -> set[int]:
+        if Phi.shape[0] < Phi.shape[1] or np.linalg.matrix_rank(Phi) < Phi.shape[1]:
+            return set()  # no unique LS solution (e.g. a window of one sample): nothing to test
         b_ls = scipy.linalg.lstsq(Phi, tau)[0]
         out = np.flatnonzero(np.abs(b_ls) >= alpha)
         if out.size:
