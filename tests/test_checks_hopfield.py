@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 
 from robidlib.checks import hopfield
-from robidlib.checks.hopfield import check_hopfield_connections, check_slowest_time_constant, check_tracking
+from robidlib.checks.hopfield import (
+    check_hopfield_connections,
+    check_slowest_time_constant,
+    check_tracking,
+    check_window_design,
+)
 from robidlib.estimation.hopfield import HopfieldEstimator
 
 
@@ -141,3 +146,28 @@ def test_tracking_answers_and_misuse(capsys):
         check_tracking(t, S, 0.5, [1.0, 1.0], settle=0.0)
     with pytest.raises(ValueError, match="t_change must be a real number"):
         check_tracking(t, S, "soon", [1.0, 1.0])
+
+
+def _step_data():
+    rng = np.random.default_rng(3)
+    N = 200
+    t = np.arange(N) * 0.05
+    Phi = rng.normal(size=(N, 1, 2))
+    theta = np.where(t[:, None] < 5.0, [1.0, 2.0], [1.5, 2.0])
+    tau = np.einsum("knp,kp->kn", Phi, theta)
+    return Phi, tau, t
+
+
+def test_window_design(capsys):
+    Phi, tau, t = _step_data()
+    assert check_window_design(0.05, 10, Phi, tau, t, 4.0, 5.0, [1.5, 2.0], settle=2.0, tol=0.05)
+    assert "\u2714" in capsys.readouterr().out
+    assert not check_window_design(0.05, 150, Phi, tau, t, 4.0, 5.0, [1.5, 2.0], settle=2.0)
+    assert "forget faster" in capsys.readouterr().out          # a window longer than the change
+    for b, m, msg in ((..., 10, "not answered"), (0.05, ..., "not answered"), (-1.0, 10, "beta must be > 0"),
+                      (0.05, 2.5, "whole number"), (0.05, 0, "whole number"), ("fast", 10, "must be numbers"),
+                      (None, 10, "beta is None")):
+        assert check_window_design(b, m, Phi, tau, t, 4.0, 5.0, [1.5, 2.0]) is False
+        assert msg in capsys.readouterr().out, msg
+    with pytest.raises(ValueError, match="malformed"):
+        check_window_design(0.05, 10, Phi, tau[:5], t, 4.0, 5.0, [1.5, 2.0])

@@ -21,6 +21,7 @@ __all__ = [
     "check_hopfield_connections",
     "check_slowest_time_constant",
     "check_tracking",
+    "check_window_design",
 ]
 
 
@@ -262,3 +263,65 @@ def check_tracking(t: Any, S: Any, t_change: Any, theta_after: Any, settle: Any 
         f"at t = {tt[after][worst]:.3g} s the error is {100 * err[worst]:.3g} % (> {100 * tl:g} %): forget faster "
         "(a shorter window) or make the network faster (smaller beta), but not so fast that noise dominates",
     )
+
+
+@student_check("Choose beta (s) and a window length m (samples); the check runs the network for you.")
+def check_window_design(beta: Any, window: Any, Phi: Any, tau: Any, t: Any, alpha: Any, t_change: Any,
+                        theta_after: Any, settle: Any = 2.0, tol: Any = 0.05) -> bool:
+    """Run the on-line network with your sliding window and judge its tracking (ch. 7, ex. 3).
+
+    The network ``HopfieldEstimator(alpha, beta).run_online(Phi, tau, t, window=window)`` is
+    run and its history judged as :func:`check_tracking` does.
+
+    Parameters
+    ----------
+    beta : float
+        Your slope parameter (> 0, seconds of network time per unit of potential).
+    window : int
+        Your window length in samples (a whole number >= 1).
+    Phi, tau, t : array_like
+        The on-line data: regressor ``(N, n, p)``, torques ``(N, n)``, sample times ``(N,)``.
+    alpha : float or array_like
+        The amplitudes of the neurons.
+    t_change : float
+        Time of the parameter change (s).
+    theta_after : array_like, shape (p,)
+        Parameters after the change.
+    settle, tol : float, default 2.0 and 0.05
+        Allowed settling time (s) and relative tolerance.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        On malformed problem data (a misuse of the check).
+
+    Examples
+    --------
+    >>> check_window_design(..., 10, None, None, None, 1.0, 0.0, [1.0])
+    ✘ not answered yet: replace the `...` of the stub. Choose beta (s) and a window length m (samples); the check runs the network for you.
+    False
+    """
+    from ..estimation.hopfield import HopfieldEstimator
+
+    ok, b = as_answer_array(beta, "beta", shape=())
+    if not ok:
+        return report(False, b)
+    ok, m = as_answer_array(window, "window", shape=())
+    if not ok:
+        return report(False, m)
+    b, m = float(b), float(m)
+    if b <= 0:
+        return report(False, f"beta must be > 0, got {b:g}")
+    if m < 1 or m != math.floor(m):
+        return report(False, f"window must be a whole number of samples >= 1, got {m:g}")
+    P = np.asarray(Phi, dtype=float)
+    net = HopfieldEstimator(alpha, b, check=False)
+    try:
+        net.run_online(P, tau, t, window=int(m))
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"the on-line data passed to the check are malformed: {exc}") from None
+    return check_tracking(net.history["t"], net.history["S"], t_change, theta_after, settle=settle, tol=tol)
