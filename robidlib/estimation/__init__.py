@@ -2,21 +2,27 @@
 
 from ._estimate import Estimate
 from .adaline import Adaline, max_stable_rate
+from .adaline import adaline_batch, adaline_online, recursive_least_squares, whiten_rows
 from .augmented import AugmentedStateIdentifier, torque_midpoints
 from .base_model import robot_base_model
 from .consistency import nees, nees_bounds
 from .kalman import ExtendedKalmanFilter, numerical_jacobian
 from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
+from .hopfield import hopfield_batch, hopfield_online
 from .lsq import ols, ridge, wls
 from .physical import bounded_ls, physical_ls
 
 __all__ = [
     "Adaline",
+    "adaline_batch",
+    "adaline_online",
     "AugmentedStateIdentifier",
     "Estimate",
     "ExtendedKalmanFilter",
     "HopfieldEstimator",
+    "hopfield_batch",
+    "hopfield_online",
     "SaturationWarning",
     "SymbolicModel",
     "bounded_ls",
@@ -26,9 +32,11 @@ __all__ = [
     "numerical_jacobian",
     "ols",
     "physical_ls",
+    "recursive_least_squares",
     "ridge",
     "robot_base_model",
     "symbolic_regressor",
     "torque_midpoints",
+    "whiten_rows",
     "wls",
 ]
