@@ -9,7 +9,7 @@ from .kalman import ExtendedKalmanFilter, numerical_jacobian
 from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
 from .lsq import ols, ridge, wls
-from .physical import bounded_ls, physical_ls
+from .physical import bounded_ls, is_feasible_base, physical_ls, standard_from_base
 
 __all__ = [
     "Adaline",
@@ -20,6 +20,7 @@ __all__ = [
     "SaturationWarning",
     "SymbolicModel",
     "bounded_ls",
+    "is_feasible_base",
     "max_stable_rate",
     "nees",
     "nees_bounds",
@@ -28,6 +29,7 @@ __all__ = [
     "physical_ls",
     "ridge",
     "robot_base_model",
+    "standard_from_base",
     "symbolic_regressor",
     "torque_midpoints",
     "wls",
