@@ -546,6 +546,33 @@ def test_standard_from_base_bad_input(base_case, fn, change, exc, match):
         fn(kw.pop("beta"), kw.pop("bp"), kw.pop("robot"), **kw)
 
 
+# ----------------------------------------------------------------------------- stored excitation
+def test_stored_rich_excitation_of_the_chapter_is_reproducible():
+    """The rich excitation of chapter 5 (package data): re-running its recipe reaches a
+    condition number at least as good (SLSQP may stop elsewhere on another BLAS: allow 10 %),
+    and the stored trajectory keeps the joint limits."""
+    from robidlib.trajectories import (excitation_cond, limit_margins, load_excitation,
+                                       optimize_excitation, random_fourier)
+
+    ft, meta = load_excitation("redundant_5dof_friction")
+    rec = meta["recipe"]
+    robot = redundant_5dof(friction=rec["friction"])
+    bp = rl.base_parameters(robot, friction=True, rng=0)
+    t = np.linspace(0.0, ft.period, meta["n_eval"], endpoint=False)
+    stored = excitation_cond(robot, ft.evaluate(t), base=bp, friction=True)
+    assert stored == pytest.approx(meta["cond"], rel=1e-6)
+    lim = dict(q_min=robot.q_limits[:, 0], q_max=robot.q_limits[:, 1], qd_max=robot.qd_limits,
+               qdd_max=robot.qdd_limits)
+    assert np.all(limit_margins(ft.evaluate(t), **lim) > 0)
+    ini, opt = rec["initial"], rec["optimize"]
+    guess = random_fourier(robot, 2 * np.pi * ini["frequency_hz"], ini["n_harmonics"], rng=ini["rng"],
+                           fill=ini["fill"])
+    res = optimize_excitation(robot, guess, base=bp, friction=opt["friction"], maxiter=opt["maxiter"],
+                              rng=opt["rng"])
+    assert res.cond <= 1.1 * meta["cond"]
+    assert res.cond < 0.5 * res.cond_initial
+
+
 def test_standard_from_base_stopped_early_raises(base_case):
     robot, bp, beta = base_case
     with pytest.raises(RuntimeError, match="status"):
