@@ -11,7 +11,7 @@ from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
 from .hopfield import hopfield_batch, hopfield_online
 from .lsq import ols, ridge, wls
-from .physical import bounded_ls, physical_ls
+from .physical import bounded_ls, is_feasible_base, physical_ls, standard_from_base
 
 __all__ = [
     "Adaline",
@@ -26,6 +26,7 @@ __all__ = [
     "SaturationWarning",
     "SymbolicModel",
     "bounded_ls",
+    "is_feasible_base",
     "max_stable_rate",
     "nees",
     "nees_bounds",
@@ -35,6 +36,7 @@ __all__ = [
     "recursive_least_squares",
     "ridge",
     "robot_base_model",
+    "standard_from_base",
     "symbolic_regressor",
     "torque_midpoints",
     "whiten_rows",
