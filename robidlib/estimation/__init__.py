@@ -9,6 +9,7 @@ from .kalman import ExtendedKalmanFilter, numerical_jacobian
 from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
 from .lsq import ols, ridge, wls
+from .records import load_filter_runs, simulate_identification
 from .smoother import iterated_extended_smoother, rts_smoother
 
 __all__ = [
@@ -24,11 +25,13 @@ __all__ = [
     "nees",
     "nees_bounds",
     "iterated_extended_smoother",
+    "load_filter_runs",
     "numerical_jacobian",
     "ols",
     "ridge",
     "robot_base_model",
     "rts_smoother",
+    "simulate_identification",
     "symbolic_regressor",
     "torque_midpoints",
     "whiteness_test",
