@@ -227,3 +227,12 @@ def test_arm_process_noise_misuse_raises():
         check_arm_process_noise(Q, dt=0.0)
     with pytest.raises(ValueError, match="dt"):
         check_arm_process_noise(Q, dt="0.02")
+
+
+def test_nees_function_accepts_a_float32_computation(capsys):
+    def nees32(e, P):
+        e32, P32 = np.float32(e), np.float32(P)
+        return e32 @ np.linalg.solve(P32, e32)
+
+    assert check_nees_function(nees32)
+    assert TICK in capsys.readouterr().out
