@@ -82,7 +82,8 @@ def as_answer_array(value: Any, what: str, shape: tuple[int | None, ...] | None 
     except Exception as exc:  # ragged lists and the like
         return False, f"{what} is not an array of numbers ({exc})"
     if raw.dtype.kind in "USb":  # text ("0.1") and booleans are not numeric answers
-        return False, f"{what} must be numbers, got {type(value).__name__} {value!r}"
+        kind = "booleans" if raw.dtype.kind == "b" else "text"
+        return False, f"{what} must be numbers, not {kind}: got {type(value).__name__} {value!r}"
     if np.iscomplexobj(raw):
         return False, f"{what} is complex; a real value is expected"
     try:
