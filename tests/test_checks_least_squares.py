@@ -73,12 +73,12 @@ def test_rel_std_names_common_mistakes(capsys):
     assert not least_squares.check_rel_std(lambda W, y: _rel_std(W, y) / 100)
     assert "percent" in capsys.readouterr().out
 
-    def by_r(W, y):  # divides by r instead of r - p
+    def by_r(W, y):  # divides by the rows Nn instead of Nn - r
         m, p = W.shape
         return _rel_std(W, y) * np.sqrt((m - p) / m)
 
     assert not least_squares.check_rel_std(by_r)
-    assert "r - p" in capsys.readouterr().out
+    assert "Nn - r" in capsys.readouterr().out
 
     def no_sqrt(W, y):
         est = ols(W, y)
@@ -113,7 +113,7 @@ def test_joint_sigmas_agree_with_wls_and_catch_mistakes(capsys):
         return np.sqrt(np.mean(res**2, axis=0))
 
     assert not least_squares.check_joint_sigmas(by_rows)
-    assert "N - p" in capsys.readouterr().out
+    assert "N - r" in capsys.readouterr().out
 
     def joint_major(W, y, n):  # reads the rows as if they were joint-major
         b = np.linalg.lstsq(W, y, rcond=None)[0]

@@ -92,13 +92,13 @@ def check_augmented_qr(func: Callable[[np.ndarray, np.ndarray], tuple]) -> bool:
     return report(True, "b and ||y - W b|| are right, also for cond(W) = 1e7")
 
 
-@student_check("Solve by SVD or QR, estimate s^2 = ||y - W b||^2 / (r - p), take the diagonal of "
+@student_check("Solve by SVD or QR, estimate s^2 = ||y - W b||^2 / (Nn - r), take the diagonal of "
                "s^2 (W'W)^-1 (from V S^-2 V'), and return 100 sqrt(diag) / |b|.")
 def check_rel_std(func: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> bool:
     """Check relative standard deviations ``%sigma`` computed by hand (chapter 3, exercise 2).
 
     ``%sigma_i = 100 sigma_i / |b_i|`` with ``sigma_i^2`` the diagonal of
-    ``s^2 (W'W)^-1`` and ``s^2 = ||y - W b||^2 / (r - p)`` (``r`` rows, ``p`` columns). The
+    ``s^2 (W'W)^-1`` and ``s^2 = ||y - W b||^2 / (Nn - r)`` (``Nn`` rows, ``r`` columns). The
     exercise asks for four significant digits: the tolerance is ``1e-4`` relative (a float32
     computation passes too).
 
@@ -142,7 +142,7 @@ def check_rel_std(func: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> bool:
         if close(got, expected / 100):
             return report(False, "multiply by 100: %sigma is in percent")
         if close(got, expected * np.sqrt(dof / m)):
-            return report(False, "divide the residual sum of squares by r - p (the degrees of freedom), not by r")
+            return report(False, "divide the residual sum of squares by Nn - r (rows minus parameters), not by the rows")
         if close(got, 100 * var / np.abs(b)):
             return report(False, "take the square root of the variance before dividing by |b|")
         if not close(got, expected):
@@ -151,13 +151,13 @@ def check_rel_std(func: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> bool:
 
 
 @student_check("Solve OLS on the whole system, reshape the residual to (N, n_joints) and divide "
-               "each column's sum of squares by N - p before taking the square root.")
+               "each column's sum of squares by N - r before taking the square root.")
 def check_joint_sigmas(func: Callable[[np.ndarray, np.ndarray, int], np.ndarray]) -> bool:
     """Check per-joint noise standard deviations from OLS residuals (chapter 3, exercise 3).
 
     With the sample-major stacking of the book (row ``k n + j`` is joint ``j`` of sample
-    ``k``), ``sigma_j^2 = ||y_j - W_j b||^2 / (N - p)`` where ``b`` is the OLS estimate of the
-    whole system, ``N`` the number of rows of joint ``j`` and ``p`` the number of columns
+    ``k``), ``sigma_j^2 = ||y_j - W_j b||^2 / (N - r)`` where ``b`` is the OLS estimate of the
+    whole system, ``N`` the number of rows of joint ``j`` and ``r`` the number of columns
     (Gautier and Poignet 2001). Tolerance ``1e-4`` relative (four significant digits).
 
     Parameters
@@ -197,7 +197,7 @@ def check_joint_sigmas(func: Callable[[np.ndarray, np.ndarray, int], np.ndarray]
         if close(got, expected**2):
             return report(False, "return standard deviations (the square root of the variances)")
         if close(got, np.sqrt(ss / N)) or close(got, np.sqrt(ss / (N - 1))):
-            return report(False, "divide by N - p (rows of the joint minus number of parameters)")
+            return report(False, "divide by N - r (rows of the joint minus number of parameters)")
         if close(np.sort(got), np.sort(expected)) and not close(got, expected):
             return report(False, "the joints are mixed up: joint j owns the rows j, j + n, j + 2n, ... (y[j::n])")
         if not close(got, expected):
