@@ -149,6 +149,39 @@ def test_joint5_critique(pipeline, capsys):
         assert _last_line(capsys).startswith("✘")
 
 
+def test_stored_references_are_what_the_pipeline_computes():
+    """The stored answers (robidlib/data/checks/tx40_reference.json) against a fresh run.
+
+    The pipeline is deterministic up to round-off (cond of the weighted regressor ~ 2e3):
+    estimates agree to 1e-4 of their standard deviations, errors and ratios to 1e-6
+    relative, whatever the BLAS kernel."""
+    stored = checks._stored()
+    fresh = checks.compute_reference()
+    assert stored["names"] == fresh["names"] and set(stored["cutoffs"]) == {f"{c:g}" for c in checks.STORED_CUTOFFS}
+    for key, ref in fresh["cutoffs"].items():
+        got = stored["cutoffs"][key]
+        std = np.asarray(ref["std"])
+        assert np.max(np.abs(np.asarray(got["wls"]) - ref["wls"]) / std) < 1e-4, key
+        assert np.allclose(got["std"], std, rtol=1e-6) and got["held_out"] == pytest.approx(ref["held_out"], rel=1e-6)
+    for group in ("without_rotors", "static", "joint5"):
+        for name, value in fresh[group].items():
+            assert np.allclose(stored[group][name], value, rtol=1e-6, atol=1e-9), (group, name)
+    with pytest.raises(ValueError, match="include 100"):
+        checks.compute_reference((10.0, 20.0))
+    with pytest.raises(ValueError, match="2500"):
+        checks.compute_reference((100.0, 3000.0))
+
+
+def test_a_cutoff_that_is_not_stored_is_computed(pipeline, capsys):
+    tx, model, base, _ = pipeline
+    assert 30.0 not in checks.STORED_CUTOFFS
+    settings = Settings.from_figaroh(tx.settings, joint_offsets=tx.joint_offsets, cutoff=30.0)
+    d30 = prepare(tx.t, tx.q_motor, tx.tau_motor, model, settings)
+    r30 = identify(split(d30, 0.7)[0], base=base)
+    assert checks.check_cutoff_estimates(30.0, r30.wls.params)
+    assert _last_line(capsys).startswith("✔")
+
+
 def test_registered():
     import robidlib.checks as all_checks
 
