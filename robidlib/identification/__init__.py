@@ -74,7 +74,7 @@ class PipelineRun:
 
     Attributes
     ----------
-    data, train, test : IdentificationData
+    data, train, test : ~robidlib.identification.preprocess.IdentificationData
         The whole decimated record and its two parts.
     result : IdentificationResult
         Fitted on ``train``.

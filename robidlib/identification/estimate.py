@@ -302,7 +302,7 @@ def identify(
 
     Parameters
     ----------
-    data : IdentificationData
+    data : ~robidlib.identification.preprocess.IdentificationData
         From :func:`~robidlib.identification.preprocess.prepare` (or a part of it, see
         :func:`~robidlib.identification.preprocess.split`); its ``keep`` mask selects the
         equations.
