@@ -8,7 +8,7 @@ from .consistency import nees, nees_bounds
 from .kalman import ExtendedKalmanFilter, numerical_jacobian
 from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
-from .lsq import ols, ridge, wls
+from .lsq import ols, ridge, sandwich_cov, wls
 
 __all__ = [
     "Adaline",
@@ -25,6 +25,7 @@ __all__ = [
     "ols",
     "ridge",
     "robot_base_model",
+    "sandwich_cov",
     "symbolic_regressor",
     "torque_midpoints",
     "wls",
