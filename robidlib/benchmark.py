@@ -89,6 +89,7 @@ __all__ = [
     "METHODS",
     "METHOD_INPUTS",
     "compare_methods",
+    "noise_rng",
     "monte_carlo",
     "summarize",
     "Study",
@@ -1680,6 +1681,49 @@ def compare_methods(
     return ResultTable(rows, {"params": params})
 
 
+def noise_rng(seed: int, level: float, run: int) -> np.random.Generator:
+    """The generator of the noise draw of run ``run`` at noise level ``level`` in :func:`monte_carlo`.
+
+    ``numpy.random.default_rng(SeedSequence(seed, spawn_key=(round(1e9 * level), run)))``: the
+    draw depends on these three numbers only, so one run of a stored benchmark can be
+    recomputed alone (e.g. ``study.problem(level, rng=noise_rng(7, level, 0))`` is the data of
+    its first run).
+
+    Parameters
+    ----------
+    seed : int
+        Root seed of the Monte Carlo (>= 0).
+    level : float
+        Noise level (>= 0).
+    run : int
+        Run index (>= 0).
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Raises
+    ------
+    TypeError
+        If ``seed`` or ``run`` is not an int.
+    ValueError
+        If a value is negative.
+
+    Examples
+    --------
+    >>> a, b = noise_rng(7, 0.02, 0).standard_normal(3), noise_rng(7, 0.02, 0).standard_normal(3)
+    >>> bool((a == b).all()), bool((a == noise_rng(7, 0.02, 1).standard_normal(3)).any())
+    (True, False)
+    """
+    for name, v in (("seed", seed), ("run", run)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, got {type(v).__name__}")
+        if v < 0:
+            raise ValueError(f"{name} must be >= 0, got {v}")
+    lv = check_nonnegative("level", level)
+    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(round(1e9 * lv)), int(run))))
+
+
 def monte_carlo(
     robot: Any,
     base: Any,
@@ -1707,8 +1751,8 @@ def monte_carlo(
     """Seeded Monte Carlo comparison: every method on the same noisy data sets.
 
     For noise level ``level`` and run ``k`` the measurements are drawn by
-    :func:`add_measurement_noise` from the generator seeded with
-    ``numpy.random.SeedSequence(seed, spawn_key=(round(1e9 * level), k))``: the draw depends
+    :func:`add_measurement_noise` from the generator :func:`noise_rng` ``(seed, level, k)``,
+    seeded with ``numpy.random.SeedSequence(seed, spawn_key=(round(1e9 * level), k))``: the draw depends
     on the seed, the level and the run only, so any cell (or run) can be recomputed alone and
     gives the same numbers, whatever else is run; every method sees the same data.  Calls
     with other ``sigma_q`` or ``torque_noise`` reuse the same standard normal numbers (common
@@ -1817,8 +1861,7 @@ def monte_carlo(
             active = {name: fn for name, fn in fns.items() if k < counts[name]}
             if not active:
                 continue
-            ss = np.random.SeedSequence(int(seed), spawn_key=(int(round(1e9 * float(level))), int(k)))
-            data = add_measurement_noise(clean, float(level), np.random.default_rng(ss),
+            data = add_measurement_noise(clean, float(level), noise_rng(seed, float(level), k),
                                          sigma_q=sigma_q, sigma_qd=sigma_qd, torque_noise=torque_noise)
             problem = IdentificationProblem(robot, base, data, prior, prior_std=sd, options=options or {},
                                             pipeline=pipeline)

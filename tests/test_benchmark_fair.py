@@ -291,3 +291,20 @@ def test_load_benchmark_refuses_other_json(tmp_path):
     f.write_text('{"meta": {}, "rows": []}')
     with pytest.raises(ValueError, match="is not a table written by benchmarks/bench_methods.py"):
         load_benchmark(f)
+
+
+def test_noise_rng_is_the_monte_carlo_draw(setup):
+    from robidlib.benchmark import noise_rng
+
+    kw = dict(prior=setup["prior"], truth=setup["truth"], methods=["LS"])
+    raw = monte_carlo(setup["real"], setup["bp"], setup["clean"], [0.02], 2, seed=5, **kw)
+    data = add_measurement_noise(setup["clean"], 0.02, noise_rng(5, 0.02, 1))
+    problem = IdentificationProblem(setup["real"], setup["bp"], data, setup["prior"])
+    t = compare_methods(problem, truth=setup["truth"], methods=["LS"])
+    assert t[0]["delta_beta"] == pytest.approx(raw.where(run=1)[0]["delta_beta"], rel=1e-12)
+    with pytest.raises(TypeError, match="run must be an int"):
+        noise_rng(5, 0.02, 1.0)
+    with pytest.raises(ValueError, match="seed must be >= 0"):
+        noise_rng(-1, 0.02, 0)
+    with pytest.raises(ValueError, match="level must be >= 0"):
+        noise_rng(1, -0.02, 0)
