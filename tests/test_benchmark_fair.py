@@ -252,8 +252,12 @@ def test_stored_excitations_recipe_reaches_them_within_the_limits():
         grid = np.arange(0.0, stored.period, 0.05)
         c_stored = excitation_cond(cad, stored.evaluate(grid), base)
         assert c_stored == pytest.approx(meta["cond"], rel=1e-6)
-        # a truncated SLSQP run differs between machines in the late digits: 1 % is far above that
-        assert excitation_cond(cad, new.evaluate(grid), base) <= 1.01 * c_stored
+        # The recipe is a truncated SLSQP run (20 and 10 iterations): where it stops depends on
+        # round-off and on scipy's SLSQP (rewritten in scipy 1.16); on the lowest supported
+        # scipy (1.13) it ends 1.1 % (identification) and 1.7 % (validation) above the stored
+        # values. 3 % accepts that and still fails a recipe that no longer optimises: its random
+        # start has a condition number of about 66.
+        assert excitation_cond(cad, new.evaluate(grid), base) <= 1.03 * c_stored
         for traj in (stored, new):
             fine = traj.evaluate(np.arange(0.0, traj.period, 0.01))
             margins = limit_margins(fine, q_min=cad.q_limits[:, 0], q_max=cad.q_limits[:, 1],
