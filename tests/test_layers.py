@@ -31,7 +31,7 @@ LAYERS = [
     {"benchmark"},
     {"multibody"},
     {"models", "datasets"},
-    {"pipeline"},
+    {"identification"},
     {"plotting", "book"},
     {"checks"},
 ]
