@@ -1016,29 +1016,32 @@ def _option_fraction(problem: IdentificationProblem, method: str, key: str, defa
 
 
 def _adaline(problem: IdentificationProblem, budget: float | None, online: bool) -> FitResult:
-    from .estimation.adaline import Adaline, max_stable_rate
+    """The three Adaline variants through :mod:`robidlib.estimation.adaline`'s functions."""
+    from .estimation.adaline import adaline_batch, adaline_online, max_stable_rate
 
     weighted = _option_bool(problem, "adaline", "weighted", True)
     A, y, D = _network_system(problem, weighted)
     w0 = problem.prior * D
     if online:
-        rate = check_positive("options['adaline']['online_rate']", problem.option("adaline", "online_rate", 0.2))
-        net = Adaline(rate, epochs=1, mode="sample", normalized=True, shuffle=False, w0=w0).fit(A, y)
-        iterations, info = A.shape[0], {"converged": False, "weighted": weighted}
+        rate = check_positive("options['adaline']['online_rate']", problem.option("adaline", "online_rate", 0.5))
+        n = problem.robot.n
+        est = adaline_online(A.reshape(-1, n, A.shape[1]), y.reshape(-1, n), rate=rate, w0=w0)
+        iterations, info = A.shape[0] // n, {"converged": False, "weighted": weighted}
     else:
         rate = check_positive("options['adaline']['rate']", problem.option("adaline", "rate", 0.9))
-        gamma = rate * max_stable_rate(A)
         if budget is None:
-            epochs = problem.option("adaline", "max_epochs", 50_000)
+            max_epochs = problem.option("adaline", "max_epochs", 50_000)
             tol = check_positive("options['adaline']['tol']", problem.option("adaline", "tol", 1e-10))
+            est = adaline_batch(A, y, w0=w0, rate=rate, tol=tol, max_epochs=max_epochs)
         else:
+            gamma = rate * max_stable_rate(A)
             lam_min = float(np.linalg.eigvalsh(A.T @ A / A.shape[0])[0])
-            epochs, tol = max(1, int(math.ceil(budget / (gamma * lam_min)))), None
-        net = Adaline(gamma, epochs=epochs, mode="batch", tol=tol, w0=w0).fit(A, y)
-        iterations, info = net.n_epochs, {"converged": net.converged, "weighted": weighted}
-    if net.diverged:
+            epochs = max(1, int(math.ceil(budget / (gamma * lam_min))))
+            est = adaline_batch(A, y, w0=w0, rate=rate, epochs=epochs)
+        iterations, info = est.info["epochs"], {"converged": bool(est.info["converged"]), "weighted": weighted}
+    if not np.all(np.isfinite(est.params)):
         raise RuntimeError("Adaline diverged")
-    return FitResult(net.params / D, int(iterations), info)
+    return FitResult(est.params / D, int(iterations), info)
 
 
 def fit_adaline(problem: IdentificationProblem) -> FitResult:
@@ -1118,12 +1121,13 @@ def fit_adaline_budget(problem: IdentificationProblem) -> FitResult:
 
 
 def fit_adaline_online(problem: IdentificationProblem) -> FitResult:
-    """Weighted normalised LMS, one pass over the samples in time order, started at the prior.
+    """Weighted on-line Adaline, one pass over the samples in time order, started at the prior.
 
-    The on-line use of the paper: each sample's rows update the weights once, as they arrive
-    (:class:`~robidlib.estimation.Adaline` in sample mode, normalised, no shuffling), with
-    the rate ``online_rate`` (option, default 0.2; stable for rates below 2).  The estimate is
-    the weights after the last sample.  ``iterations`` is the number of updates (rows).
+    The on-line use of the paper: each sample (its ``n`` joint rows) updates the weights once,
+    as it arrives, by the normalised block step of
+    :func:`robidlib.estimation.adaline.adaline_online` on the weighted, column-equilibrated
+    rows, with the rate ``online_rate`` (option, default 0.5; stable below 2).  The estimate is
+    the weights after the last sample.  ``iterations`` is the number of updates (samples).
 
     Parameters
     ----------
@@ -1144,7 +1148,7 @@ def fit_adaline_online(problem: IdentificationProblem) -> FitResult:
     >>> problem = make_study(planar_2r(), seed=1, duration=3.0, optimize=0,
     ...                      validation_optimize=0).problem(0.01, rng=0)
     >>> fit = fit_adaline_online(problem)
-    >>> fit.iterations == problem.W.shape[0]
+    >>> fit.iterations == problem.t.size
     True
     """
     return _adaline(problem, None, True)

@@ -153,7 +153,7 @@ def test_network_variants(setup):
                                    options={"adaline": {"budget": 1.0}})
     assert fit_adaline_budget(longer).iterations > fit_adaline_budget(problem).iterations
     on = fit_adaline_online(problem)
-    assert on.iterations == problem.W.shape[0] and np.all(np.isfinite(on.params))
+    assert on.iterations == problem.t.size and np.all(np.isfinite(on.params))
     hon = fit_hopfield_online(problem)
     assert hon.iterations == problem.t.size and hon.info["window"] == 1 and np.all(np.isfinite(hon.params))
     est = fit_wls_estimated(problem)
@@ -312,3 +312,20 @@ def test_noise_rng_is_the_monte_carlo_draw(setup):
         noise_rng(-1, 0.02, 0)
     with pytest.raises(ValueError, match="level must be >= 0"):
         noise_rng(1, -0.02, 0)
+
+
+def test_columnar_json_and_study_bad_input():
+    from robidlib.benchmark import ResultTable
+
+    t = ResultTable([{"method": "LS", "x": 1.0}, {"method": "WLS", "y": 2}])
+    back = ResultTable.from_json(t.to_json(columnar=True, indent=None))
+    assert back.column("method").tolist() == ["LS", "WLS"] and math.isnan(back[0]["y"])
+    with pytest.raises(TypeError, match="columnar must be True or False"):
+        t.to_json(columnar="yes")
+    with pytest.raises(ValueError, match="lists of the same length"):
+        ResultTable.from_json('{"columns": {"a": [1, 2], "b": [1]}}')
+    st = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_duration=1.0, validation_optimize=0)
+    with pytest.raises(TypeError, match="exact_motion must be True or False"):
+        st.problem(0.01, rng=0, exact_motion="yes")
+    assert st.problem(0.01, rng=0, exact_motion=True).pipeline is None
+    assert st.problem(0.01, rng=0).pipeline == MeasurementPipeline()
