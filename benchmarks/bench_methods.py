@@ -1,6 +1,6 @@
 """Benchmark of the estimators of the book on the 5-DOF redundant manipulator (chapter 9).
 
-A seeded Monte Carlo on ``robidlib.benchmark.benchmark_study()`` (the 5-DOF arm with the
+A seeded Monte Carlo on ``robidlib.benchmark.benchmark_study(redundant_5dof())`` (the 5-DOF arm with the
 excitations stored in robidlib's package data).  For every noise setting and run, noisy
 measurements of the same clean identification experiment are drawn and every method of
 ``robidlib.benchmark.METHODS`` estimates the 20 base parameters from them, with the same
@@ -133,7 +133,7 @@ def main(argv=None) -> int:
     runs = QUICK_RUNS if args.quick else RUNS
 
     t0 = time.perf_counter()
-    study = benchmark_study()
+    study = benchmark_study(redundant_5dof())
     print(f"study: {study.base.rank} base parameters ({int(study.essential.sum())} essential), excitation cond "
           f"{study.settings['excitation_cond']:.4f}, built in {time.perf_counter() - t0:.1f} s", flush=True)
 
@@ -180,7 +180,7 @@ def main(argv=None) -> int:
     pools = [{k: p.get(k) for k in ("user_api", "internal_api", "num_threads", "version")} for p in threadpool_info()]
     raw.meta.update({
         "benchmark": "bench_methods",
-        "study": "robidlib.benchmark.benchmark_study()",
+        "study": "robidlib.benchmark.benchmark_study(redundant_5dof())",
         "study_settings": study.settings,
         "study_seed": STUDY_SEED,
         "noise_seed": NOISE_SEED,

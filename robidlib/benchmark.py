@@ -2225,27 +2225,37 @@ BENCHMARK_EXCITATIONS = ("redundant_5dof_identification", "redundant_5dof_valida
 BENCHMARK_FILE = Path(__file__).resolve().parent / "data" / "bench_methods.json"
 
 
-def benchmark_study() -> Study:
+def benchmark_study(cad: Any) -> Study:
     """The study of the book's benchmark: the 5-DOF arm, seed 2024, stored excitations.
 
-    ``make_study(redundant_5dof(), seed=2024, excitation=..., validation_excitation=...)`` with
-    the excitations stored in robidlib's package data (:data:`BENCHMARK_EXCITATIONS`, made by
+    ``make_study(cad, seed=2024, excitation=..., validation_excitation=...)`` with the
+    excitations stored in robidlib's package data (:data:`BENCHMARK_EXCITATIONS`, made by
     ``make_study(redundant_5dof(), seed=2024)``, which optimises them: their recipe is stored
-    with them).  The same on every machine.
+    with them).  The same on every machine.  The robot is passed in (``robidlib.models`` is a
+    higher layer than this module).
+
+    Parameters
+    ----------
+    cad : SerialRobot
+        The CAD model of the benchmark, ``robidlib.models.redundant_5dof()``.
 
     Returns
     -------
     Study
 
+    Raises
+    ------
+    ValueError
+        If ``cad`` is not the robot the stored excitations were made for.
+
     Examples
     --------
-    >>> st = benchmark_study()
+    >>> from robidlib.models import redundant_5dof
+    >>> st = benchmark_study(redundant_5dof())
     >>> st.base.rank, st.settings["excitation"], bool(st.settings["excitation_cond"] < 5)
     (20, 'redundant_5dof_identification', True)
     """
-    from .models import redundant_5dof
-
-    return make_study(redundant_5dof(), seed=2024, excitation=BENCHMARK_EXCITATIONS[0],
+    return make_study(cad, seed=2024, excitation=BENCHMARK_EXCITATIONS[0],
                       validation_excitation=BENCHMARK_EXCITATIONS[1])
 
 
@@ -2253,7 +2263,7 @@ def load_benchmark(path: Any = None) -> ResultTable:
     """The stored benchmark of the book (chapter 9), shipped as robidlib package data.
 
     Written by ``benchmarks/bench_methods.py`` (``make bench``): a seeded Monte Carlo of every
-    method of :data:`METHODS` on :func:`benchmark_study`.  One row per axis, noise level,
+    method of :data:`METHODS` on :func:`benchmark_study` ``(redundant_5dof())``.  One row per axis, noise level,
     position noise, run and method (columns of :func:`compare_methods` plus ``axis``,
     ``level``, ``sigma_q`` and ``run``); ``meta`` holds the settings, the truth, the prior,
     the essential parameters, per-parameter statistics of the estimates

@@ -243,7 +243,7 @@ def test_stored_excitations_recipe_reaches_them_within_the_limits():
         _, meta = load_excitation(name)
         assert meta["recipe"]["function"] == "robidlib.benchmark.make_study"
         assert meta["recipe"]["trajectory"] == attr and meta["recipe"]["robot"] == "redundant_5dof"
-    study = benchmark_study()
+    study = benchmark_study(redundant_5dof())
     again = recipe_function(redundant_5dof(), **load_excitation(BENCHMARK_EXCITATIONS[0])[1]["recipe"]["kwargs"])
     cad, base = study.cad, study.base
     for attr, name in zip(("excitation", "validation_excitation"), BENCHMARK_EXCITATIONS):
@@ -269,7 +269,7 @@ def test_stored_excitations_recipe_reaches_them_within_the_limits():
 def test_stored_benchmark_matches_the_study_and_reproduces():
     bench = load_benchmark()
     meta = bench.meta
-    study = benchmark_study()
+    study = benchmark_study(redundant_5dof())
     np.testing.assert_allclose(meta["truth"], study.truth, rtol=1e-6)     # stored to 7 digits
     assert meta["essential"] == study.essential.tolist()
     assert set(bench.column("method")) == set(METHODS)
