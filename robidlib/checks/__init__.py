@@ -2,7 +2,7 @@
 
 The modules are named after the chapter's topic, not its number, so that a new chapter
 never renames them: ``pendulum`` (chapter 1), ``base_parameters`` (2), ``least_squares`` (3),
-``physical`` (5), ``adaline`` (6), ``hopfield`` (7), ``ekf`` (8), ``validation`` (9),
+``excitation`` (4), ``physical`` (5), ``adaline`` (6), ``hopfield`` (7), ``ekf`` (8), ``validation`` (9),
 ``mixed_coordinates`` (10).
 
 Each check prints one line of feedback and returns ``True`` when the answer is right and
@@ -10,7 +10,10 @@ Each check prints one line of feedback and returns ``True`` when the answer is r
 from ``robidlib.checks`` directly.
 """
 
-from . import adaline, base_parameters, ekf, hopfield, least_squares, mixed_coordinates, pendulum, physical, validation
+from . import (
+    adaline, base_parameters, ekf, excitation, hopfield, least_squares, mixed_coordinates, pendulum, physical,
+    validation,
+)
 from .pendulum import (
     check_coulomb_regressor,
     check_equivalent_pendulums,
@@ -22,6 +25,7 @@ __all__ = [
     "adaline",
     "base_parameters",
     "ekf",
+    "excitation",
     "hopfield",
     "least_squares",
     "mixed_coordinates",
