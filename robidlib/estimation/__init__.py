@@ -10,7 +10,7 @@ from .kalman import ExtendedKalmanFilter, numerical_jacobian
 from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
 from .hopfield import hopfield_batch, hopfield_online
-from .lsq import ols, ridge, wls
+from .lsq import ols, ridge, sandwich_cov, wls
 from .physical import bounded_ls, is_feasible_base, physical_ls, standard_from_base
 from .records import load_filter_runs, simulate_identification
 from .smoother import iterated_extended_smoother, rts_smoother
@@ -42,6 +42,7 @@ __all__ = [
     "ridge",
     "robot_base_model",
     "rts_smoother",
+    "sandwich_cov",
     "simulate_identification",
     "standard_from_base",
     "symbolic_regressor",
