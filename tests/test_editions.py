@@ -111,7 +111,7 @@ def test_setup_cell_is_first_code_cell_and_idempotent():
 def test_setup_cell_lines_fit_and_name_the_repository(url):
     src = editions.setup_cell_source(url, "main")
     assert max(len(line) for line in src.splitlines()) <= 88
-    assert f"robidlib@git+{url}@main" in editions.squeeze(src).replace("\"\"", "")
+    assert f"robidlib[physical]@git+{url}@main" in editions.squeeze(src).replace("\"\"", "")
     compile(src, "setup", "exec")
     with pytest.raises(ValueError, match="repository.url"):
         editions.setup_cell_source("", "main")
@@ -129,13 +129,13 @@ def test_setup_cell_installs_only_when_robidlib_is_missing(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "robidlib" else real(name, *a))
     exec(_setup(), {})                                       # Colab: robidlib missing
     assert len(calls) == 1 and calls[0][1:4] == ["-m", "pip", "install"]
-    assert calls[0][-1] == "robidlib @ git+https://github.com/o/r@main"
+    assert calls[0][-1] == "robidlib[physical] @ git+https://github.com/o/r@main"
 
 
 def test_default_setup_cell_follows_config(tmp_path):
     cfg = tmp_path / "_config.yml"
     cfg.write_text(yaml.safe_dump({"repository": {"url": "https://gitlab.com/a/b/", "branch": "course-2026"}}))
-    assert "robidlib@git+https://gitlab.com/a/b@course-2026" in editions.squeeze(editions.default_setup_source(cfg)).replace("\"\"", "")
+    assert "robidlib[physical]@git+https://gitlab.com/a/b@course-2026" in editions.squeeze(editions.default_setup_source(cfg)).replace("\"\"", "")
 
 
 _SOURCES_WITH_SETUP = [p for p in NOTEBOOKS if editions.has_setup_cell(nbformat.read(p, as_version=4))]

@@ -65,7 +65,8 @@ LINE_WIDTH = 88
 # What a student needs besides the robidlib wheel (which brings numpy, scipy, sympy,
 # matplotlib, threadpoolctl with the bounds of pyproject.toml); taken with their bounds
 # from requirements.txt.
-LAB_PACKAGES = ("jupyterlab", "jupyterlab-myst", "ipywidgets")
+# the lab packages and the optional dependencies the chapters use (cvxpy for chapters 5 and 11)
+LAB_PACKAGES = ("jupyterlab", "jupyterlab-myst", "ipywidgets", "cvxpy-base", "clarabel")
 # Instructor-only blocks of the book's pages (api.md: the exercise checks), dropped from the
 # student edition.
 INSTRUCTOR_ONLY = re.compile(r"^% instructor-only: start.*?^% instructor-only: end[^\n]*\n?", re.M | re.S)
@@ -120,7 +121,7 @@ def setup_cell_source(url: str, ref: str) -> str:
     it is missing (Colab, a bare Jupyter server) and does nothing elsewhere."""
     if not url:
         raise ValueError("repository.url is empty in _config.yml: the setup cell needs it")
-    spec = _literal_lines(f"robidlib @ git+{url}@{ref}", " " * 12)
+    spec = _literal_lines(f"robidlib[physical] @ git+{url}@{ref}", " " * 12)
     return "\n".join([
         "# Setup for Colab and other hosted Jupyter services: install robidlib if it is",
         "# missing. Where robidlib is installed already (make lab, Binder, JupyterHub, the",
