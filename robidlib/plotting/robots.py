@@ -308,6 +308,10 @@ class _Draw3D:
     def __init__(self, ax: Axes, size: dict[str, float]) -> None:
         self.ax, self.L, self.fl = ax, size["L"], size["frame"]
         self.pts: list[np.ndarray] = []
+        # finish() sets the limits from the drawn points; matplotlib's 3-D autoscaling on every
+        # artist is not needed, and from an empty view it can overflow (a RuntimeWarning in
+        # mplot3d's margin computation on some versions), so it is switched off
+        ax.set_autoscale_on(False)
 
     def _poly(self, faces: list[np.ndarray], gid: str, color: str, alpha: float, edge: str | None = None) -> None:
         from mpl_toolkits.mplot3d.art3d import Poly3DCollection
