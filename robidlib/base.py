@@ -56,7 +56,11 @@ def random_states(
     Positions are uniform in ``robot.q_limits``, velocities and accelerations uniform in
     ``[-qd_limits, qd_limits]`` and ``[-qdd_limits, qdd_limits]``, independently per sample
     and joint: with probability one such states excite every direction the regressor can
-    excite, which is all that the base-parameter computation needs.
+    excite, which is all that the base-parameter computation needs. An infinite speed or
+    acceleration limit (allowed by :class:`~robidlib.robot.SerialRobot`) is replaced by the
+    finite default of its joint type in :data:`robidlib.robot.DEFAULT_LIMITS` (2 rad/s and
+    10 rad/s^2 revolute, 0.5 m/s and 5 m/s^2 prismatic): the base parameters do not depend on
+    the scale of the states, only on their richness.
 
     Parameters
     ----------
@@ -93,9 +97,20 @@ def random_states(
     n = robot.n
     lo, hi = np.asarray(robot.q_limits, dtype=float).T
     q = gen.uniform(lo, hi, size=(n_samples, n))
-    qd = gen.uniform(-1.0, 1.0, size=(n_samples, n)) * np.asarray(robot.qd_limits, dtype=float)
-    qdd = gen.uniform(-1.0, 1.0, size=(n_samples, n)) * np.asarray(robot.qdd_limits, dtype=float)
+    qd = gen.uniform(-1.0, 1.0, size=(n_samples, n)) * _finite_limits(robot, "qd")
+    qdd = gen.uniform(-1.0, 1.0, size=(n_samples, n)) * _finite_limits(robot, "qdd")
     return q, qd, qdd
+
+
+def _finite_limits(robot: Any, key: str) -> np.ndarray:
+    """``robot.<key>_limits`` with an infinite entry replaced by its joint type's default."""
+    from .robot import DEFAULT_LIMITS
+
+    lim = np.array(getattr(robot, f"{key}_limits"), dtype=float)
+    types = getattr(robot, "joint_types", ("revolute",) * lim.size)
+    inf = ~np.isfinite(lim)
+    lim[inf] = [DEFAULT_LIMITS[types[j]][key] for j in np.flatnonzero(inf)]
+    return lim
 
 
 def _rng(rng: Any) -> np.random.Generator:
@@ -356,7 +371,8 @@ def base_parameters(
         the rank, ``K``, ``V1`` and ``V2``; ``method`` selects what :meth:`BaseParameters.beta`
         and :meth:`BaseParameters.reduce` return.
     tol : float, optional
-        Absolute rank tolerance (> 0); default ``max(rows, p) * eps * s_max``.
+        Absolute rank tolerance, at least the round-off level ``eps * s_max`` of ``W`` (a
+        smaller one would count round-off as rank); default ``max(rows, p) * eps * s_max``.
     samples : int, optional
         Number of random states for a robot; default ``max(50, 2 p)``.
     rng : numpy.random.Generator or int, optional
@@ -373,8 +389,8 @@ def base_parameters(
     Raises
     ------
     ValueError
-        Unknown method, ``tol <= 0``, an empty, 1-D or non-finite ``W``, names of the wrong
-        length, or a rank of zero.
+        Unknown method, ``tol <= 0`` or below the round-off level ``eps * s_max``, an empty,
+        1-D or non-finite ``W``, names of the wrong length, or a rank of zero.
     TypeError
         If ``robot_or_W`` is neither a robot nor numeric.
 
@@ -421,8 +437,14 @@ def base_parameters(
         )
 
     _, s, Vt = scipy.linalg.svd(W, full_matrices=True, lapack_driver="gesvd")
+    floor = float(np.finfo(float).eps * (s[0] if s.size else 0.0))
     if tol is None:
-        tol = float(max(rows, p) * np.finfo(float).eps * (s[0] if s.size else 0.0))
+        tol = max(rows, p) * floor
+    elif tol < floor:
+        raise ValueError(
+            f"tol must be >= eps * s_max = {floor:.3g} (the round-off level of W: smaller singular "
+            f"values are noise, not rank), got {tol:.3g}; the default is max(rows, p) * eps * s_max"
+        )
     r_svd = int(np.count_nonzero(s > tol))
     if r_svd == 0:
         raise ValueError(f"W has rank 0 at tolerance {tol:.3g}: no parameter affects the torques")

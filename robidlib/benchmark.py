@@ -900,8 +900,12 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
     Raises
     ------
     ValueError
-        If the filter fails numerically (a singular mass matrix of the estimate, a covariance
-        that is no longer positive semi-definite); the message gives the step.
+        If the data carry no measurement noise (``data.sigma_q`` or ``data.sigma_qd`` zero, as
+        from :func:`clean_experiment`: the EKF needs a positive definite ``R``; add noise with
+        :func:`add_measurement_noise`), the prior model has a singular mass matrix or the
+        prior gives no spread (e.g. a zero prior without ``prior_std``), an option is not a
+        number >= 0, or the filter fails numerically (a singular mass matrix of the estimate,
+        a covariance that is no longer positive semi-definite; the message gives the step).
 
     Examples
     --------
@@ -915,6 +919,14 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
 
     d = problem.data
     n, p = problem.robot.n, problem.base.rank
+    for label, sig in (("sigma_q", d.sigma_q), ("sigma_qd", d.sigma_qd)):
+        if np.any(sig <= 0):
+            raise ValueError(
+                f"fit_ekf needs measurement noise: data.{label} must be > 0 for every joint (the "
+                f"filter's R = diag(sigma_q^2, sigma_qd^2) must be positive definite), got "
+                f"{np.asarray(sig).tolist()}; noise-free data (clean_experiment) has none, add it "
+                "with add_measurement_noise"
+            )
     N = d.t.size
     K = (N - 1) // 2                                           # filter steps
     dt = 2.0 * d.dt
@@ -926,15 +938,30 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
     qs = d.q_meas[::every]
     Mp, _ = _mass_bias(problem.robot, qs, np.zeros_like(qs), np.repeat(pi0[None], qs.shape[0], 0),
                        np.zeros((qs.shape[0], n, 2)))
-    minv = np.mean(np.abs(np.diagonal(np.linalg.inv(Mp), axis1=1, axis2=2)), axis=0)
+    try:
+        minv = np.mean(np.abs(np.diagonal(np.linalg.inv(Mp), axis1=1, axis2=2)), axis=0)
+    except np.linalg.LinAlgError:
+        minv = np.full(n, np.nan)
+    if not np.all(np.isfinite(minv)):
+        raise ValueError(
+            "fit_ekf starts from the prior model, but problem.prior gives a singular mass matrix "
+            f"along the measured motion (prior = {np.round(prior, 6).tolist()}); give a prior with "
+            "positive masses and inertias (e.g. the CAD model's base parameters)"
+        )
     var_qd = (dt * d.sigma_tau * minv) ** 2
     Q = np.diag(np.concatenate([0.25 * dt**2 * var_qd, var_qd, np.zeros(p)]))
     D = problem.column_scale
-    rel = float(problem.option("ekf", "rel", 0.5))
-    floor = float(problem.option("ekf", "floor", 0.02))
+    rel = check_nonnegative("options['ekf']['rel']", problem.option("ekf", "rel", 0.5))
+    floor = check_nonnegative("options['ekf']['floor']", problem.option("ekf", "floor", 0.02))
     sd_beta = rel * np.abs(prior) + floor * np.max(np.abs(prior) * D) / D
     if problem.prior_std is not None:
         sd_beta = problem.prior_std
+    if not np.all(sd_beta > 0):
+        raise ValueError(
+            "fit_ekf needs a prior spread > 0 for every base parameter, got the standard deviations "
+            f"{sd_beta.tolist()} from rel = {rel}, floor = {floor} and the prior {prior.tolist()}; give "
+            "problem.prior_std (e.g. prior_std(...)) or a non-zero prior"
+        )
     # the filter runs on the scaled state x / s (s = prior standard deviations), so that P0 = I:
     # without it P spans 1e-8 (positions) to 1e+1 (masses) and round-off breaks its symmetry
     s = np.concatenate([d.sigma_q, d.sigma_qd, sd_beta])

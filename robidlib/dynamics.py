@@ -196,9 +196,9 @@ def _joint_screws(robot: SerialRobot, q: np.ndarray, s: np.ndarray, c1: np.ndarr
             if kin.prismatic[j]:
                 S = X @ kin.R0[j]
             else:
-                S = (X @ kin.R0[j]).reshape(C, -1)
-                S += s[j, :, None] * (X @ kin.RK[j]).reshape(C, -1)
-                S += c1[j, :, None] * (X @ kin.RK2[j]).reshape(C, -1)
+                S = (X @ kin.R0[j]).reshape(C, 6 * j)
+                S += s[j, :, None] * (X @ kin.RK[j]).reshape(C, 6 * j)
+                S += c1[j, :, None] * (X @ kin.RK2[j]).reshape(C, 6 * j)
             S = S.reshape(C, j, 2, 3)
         new = np.zeros((C, j + 1, 2, 3))
         new[:, :j] = S

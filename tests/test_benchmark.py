@@ -19,6 +19,7 @@ from robidlib.benchmark import (
     clean_experiment,
     compare_methods,
     fit_adaline,
+    fit_ekf,
     fit_hopfield,
     fit_ls,
     fit_wls,
@@ -168,6 +169,27 @@ def test_regressor_methods_agree_with_least_squares(setup):
     # the per-method options are honoured: a looser tolerance stops Adaline earlier
     loose = IdentificationProblem(setup["real"], setup["bp"], data, setup["prior"], options={"adaline": {"tol": 1e-4}})
     assert fit_adaline(loose).iterations < fit_adaline(problem).iterations
+
+
+def test_fit_ekf_refuses_noise_free_data_and_a_prior_without_spread(setup):
+    clean = IdentificationProblem(setup["real"], setup["bp"], setup["clean"], setup["prior"])
+    with pytest.raises(ValueError, match=r"fit_ekf needs measurement noise: data.sigma_q must be > 0"):
+        fit_ekf(clean)
+    noisy = add_measurement_noise(setup["clean"], 0.02, rng=5)
+    zero = IdentificationProblem(setup["real"], setup["bp"], noisy, np.zeros(6))
+    with pytest.raises(ValueError, match="problem.prior gives a singular mass matrix"):
+        fit_ekf(zero)
+    # a prior with some zero entries and no spread of its own still works (the floor) ...
+    fit = fit_ekf(IdentificationProblem(setup["real"], setup["bp"], noisy, setup["prior"]))
+    assert np.all(np.isfinite(fit.params))
+    # ... but not with the floor switched off
+    no_floor = IdentificationProblem(setup["real"], setup["bp"], noisy, setup["prior"] * [1, 1, 1, 1, 1, 0],
+                                     options={"ekf": {"floor": 0.0}})
+    with pytest.raises(ValueError, match="fit_ekf needs a prior spread > 0"):
+        fit_ekf(no_floor)
+    bad = IdentificationProblem(setup["real"], setup["bp"], noisy, setup["prior"], options={"ekf": {"rel": "x"}})
+    with pytest.raises(TypeError, match=r"options\['ekf'\]\['rel'\] must be a real scalar, got str"):
+        fit_ekf(bad)
 
 
 def test_ekf_process_model_is_the_augmented_state_identifier(setup):

@@ -289,3 +289,15 @@ def test_simulate_with_smoothed_coulomb_friction_through_a_stop():
     np.testing.assert_allclose(sim.qdd, expected, atol=1e-9)
     with pytest.raises(ValueError, match="coulomb_smoothing must be >= 0"):
         simulate(robot, t, [0.0, 0.0], [1.0, -1.0], coulomb_smoothing=-1.0)
+
+
+@pytest.mark.parametrize("make", [planar_2r, redundant_5dof, ur5])
+def test_empty_batches_give_empty_results_of_the_right_shape(make):
+    r = make()
+    n, e = r.n, np.zeros((0, r.n))
+    assert inverse_dynamics(r, e, e, e).shape == (0, n)
+    assert mass_matrix(r, e).shape == (0, n, n)
+    assert forward_dynamics(r, e, e, e).shape == (0, n)
+    assert dyn.kinetic_energy(r, e, e).shape == (0,)
+    assert dyn.potential_energy(r, e).shape == (0,)
+    assert dyn.bias_torques(r, e, e).shape == dyn.gravity_torques(r, e).shape == (0, n)
