@@ -24,6 +24,7 @@ __all__ = [
     "check_names",
     "check_choice",
     "check_rng",
+    "check_fields",
 ]
 
 #: Smallest relative tolerance that means something in double precision (100 ulps of 1).
@@ -253,3 +254,44 @@ def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
         f"{name} must be a numpy.random.Generator or an int seed, got {type(rng).__name__}; "
         "use numpy.random.default_rng(seed) so that results are reproducible"
     )
+
+
+def check_fields(obj: Any, *, finite: bool = True, **specs: Sequence[int | str | None]) -> dict[str, int]:
+    """Check the array fields of a (frozen) result dataclass and store them as float arrays.
+
+    Each keyword names a field and gives its shape: an int is a fixed length, a string a
+    length shared by every field that uses the same letter (``"N"`` samples, ``"n"`` joints),
+    ``None`` any length. A field whose value is None is skipped (an optional field).
+
+    Returns
+    -------
+    dict
+        The lengths bound to the letters.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`as_array`, or when a length disagrees with the one another field set; the
+        message names both fields.
+    """
+    dims: dict[str, int] = {}
+    origin: dict[str, str] = {}
+    for name, spec in specs.items():
+        value = getattr(obj, name)
+        if value is None:
+            continue
+        a = as_array(name, value, ndim=len(spec), finite=finite)
+        for sym, d in zip(spec, a.shape):
+            if sym is None:
+                continue
+            if isinstance(sym, str) and sym not in dims:
+                dims[sym], origin[sym] = d, name
+                continue
+            want = sym if isinstance(sym, int) else dims[sym]
+            if d != want:
+                shown = ", ".join("any" if s_ is None else str(s_ if isinstance(s_, int) else dims.get(s_, s_))
+                                  for s_ in spec)
+                why = "" if isinstance(sym, int) else f" ({sym} = {want} from {origin[sym]})"
+                raise ValueError(f"{name} must have shape ({shown}){why}, got {a.shape}")
+        object.__setattr__(obj, name, a)
+    return dims

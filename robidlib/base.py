@@ -41,9 +41,14 @@ import numpy as np
 import scipy.linalg
 import sympy as sp
 
-from ._validate import as_array, check_choice, check_positive, check_rng
+from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_names, check_positive,
+                        check_rng, check_text)
 
 __all__ = ["BaseParameters", "base_parameters", "random_states", "format_relation"]
+
+
+#: Largest number of random states: 10^7 states of a 6-joint arm already take 1.4 GB.
+_MAX_SAMPLES = 10**7
 
 
 def random_states(
@@ -67,7 +72,7 @@ def random_states(
     robot : SerialRobot
         Supplies ``n``, ``q_limits`` (n, 2), ``qd_limits`` (n,), ``qdd_limits`` (n,).
     n_samples : int
-        Number of states N (>= 1).
+        Number of states N (1 to 10^7).
     rng : numpy.random.Generator or int, optional
         Random generator or seed; default ``numpy.random.default_rng(0)``.
 
@@ -91,8 +96,8 @@ def random_states(
     """
     if not all(hasattr(robot, a) for a in ("n", "q_limits", "qd_limits", "qdd_limits")):
         raise TypeError(f"robot must be a SerialRobot (with n and joint limits), got {type(robot).__name__}")
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
-        raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or not 1 <= n_samples <= _MAX_SAMPLES:
+        raise ValueError(f"n_samples must be an integer from 1 to {_MAX_SAMPLES:.0e}, got {n_samples!r}")
     gen = _rng(rng)
     n = robot.n
     lo, hi = np.asarray(robot.q_limits, dtype=float).T
@@ -153,17 +158,23 @@ def format_relation(name: str, coeffs: np.ndarray, dep_names: Sequence[str], dig
     Raises
     ------
     ValueError
-        If ``coeffs`` and ``dep_names`` differ in length or ``coeffs`` is not finite.
+        If ``coeffs`` and ``dep_names`` differ in length, ``coeffs`` is not finite or
+        ``digits`` is not in ``1..17``.
+    TypeError
+        If ``name`` is not a string or ``dep_names`` not a sequence of strings.
 
     Examples
     --------
     >>> format_relation("Izz1", [0.0, 1.0, 0.09], ["m1", "Iyy2", "m2"])
     'Izz1 + Iyy2 + 9/100*m2'
     """
+    check_text("name", name)
     c = as_array("coeffs", coeffs, ndim=1)
+    dep_names = check_names("dep_names", dep_names, unique=False)
+    digits = check_int("digits", digits, 1, 17)
     if c.size != len(dep_names):
         raise ValueError(f"coeffs has {c.size} entries but dep_names has {len(dep_names)}; they must match")
-    text = str(name)
+    text = name
     for ck, dk in zip(c, dep_names):
         if abs(ck) <= 1e-10:
             continue
@@ -196,6 +207,13 @@ class BaseParameters:
         Singular values of the stacked regressor, descending.
     tol : float
         Absolute tolerance used for the rank.
+
+    Raises
+    ------
+    ValueError, TypeError
+        If the fields do not describe base parameters: an unknown method, a rank outside
+        ``1..p``, index arrays that do not split the columns, matrices of the wrong shapes or
+        with NaN/inf, unsorted or negative singular values, a tolerance that is not > 0.
     """
 
     method: str
@@ -209,6 +227,32 @@ class BaseParameters:
     singular_values: np.ndarray
     tol: float
     _rows: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        check_choice("method", self.method, ("qr", "svd"))
+        names = check_names("names", self.names)
+        p = len(names)
+        rank = check_int("rank", self.rank, 1, p)
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "rank", rank)
+        for label, idx, size in (("independent", self.independent, rank), ("dependent", self.dependent, p - rank)):
+            a = np.asarray(idx)
+            if a.shape != (size,) or (size and a.dtype.kind not in "iu"):
+                raise ValueError(f"{label} must hold {size} column indices (integers; rank {rank} of p = {p} "
+                                 f"names), got {a.dtype} {a.shape}")
+            object.__setattr__(self, label, a.astype(int))
+        cols = np.concatenate([self.independent, self.dependent])
+        if not np.array_equal(np.sort(cols), np.arange(p)):
+            raise ValueError(
+                f"independent and dependent must split the column indices 0..{p - 1}, got "
+                f"{self.independent.tolist()} and {self.dependent.tolist()}"
+            )
+        check_fields(self, K=(rank, p - rank), V1=(p, rank), V2=(p, p - rank), singular_values=(None,))
+        if np.any(self.singular_values < 0) or np.any(np.diff(self.singular_values) > 0):
+            raise ValueError("singular_values must be >= 0 and in descending order")
+        if self.singular_values.size < rank:
+            raise ValueError(f"singular_values must hold at least rank = {rank} values, got {self.singular_values.size}")
+        object.__setattr__(self, "tol", check_positive("tol", self.tol))
 
     @property
     def n_params(self) -> int:
@@ -338,8 +382,7 @@ def _stacked_robot_regressor(robot: Any, samples: int | None, rng: Any, friction
     from .regressor import friction_regressor, regressor, stack
 
     p = 10 * robot.n + (2 * robot.n if friction else 0)
-    if samples is None:
-        samples = max(50, 2 * p)
+    samples = max(50, 2 * p) if samples is None else check_int("samples", samples, 1, _MAX_SAMPLES)
     q, qd, qdd = random_states(robot, samples, rng)
     Y = regressor(robot, q, qd, qdd)
     names = tuple(robot.param_names)
@@ -411,6 +454,7 @@ def base_parameters(
     check_choice("method", method, ("qr", "svd"))
     if tol is not None:
         tol = check_positive("tol", tol)
+    friction = check_flag("friction", friction)
     if hasattr(robot_or_W, "param_names") and hasattr(robot_or_W, "n"):
         if names is not None:
             raise ValueError("names must not be given with a robot: the robot names its parameters")

@@ -35,7 +35,7 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_array, check_choice, check_nonnegative
+from ._validate import as_array, check_choice, check_flag, check_int, check_nonnegative
 
 __all__ = [
     "PARAM_FIELDS",
@@ -103,7 +103,8 @@ def _check_terms(terms: Sequence[str], offset: bool) -> tuple[str, ...]:
         raise ValueError(f"terms must be a sequence of names such as ('viscous', 'coulomb'), got the string {terms!r}")
     terms = tuple(terms)
     for t in terms:
-        check_choice("friction term", t, ("viscous", "coulomb"))
+        if t not in ("viscous", "coulomb"):
+            raise ValueError(f"unknown friction term {t!r} in terms; expected one of 'viscous', 'coulomb'")
     if len(set(terms)) != len(terms):
         raise ValueError(f"terms must not repeat a friction term, got {terms}")
     if not isinstance(offset, (bool, np.bool_)):
@@ -204,6 +205,7 @@ def inertia_vector(I: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     I = as_array("I", I)
     if I.ndim < 2 or I.shape[-2:] != (3, 3):
         raise ValueError(f"I must have shape (..., 3, 3), got {I.shape}")
+    tol = check_nonnegative("tol", tol)
     asym = np.abs(I - np.swapaxes(I, -1, -2)).max() if I.size else 0.0
     if asym > tol * max(1.0, float(np.abs(I).max()) if I.size else 1.0):
         raise ValueError(f"I must be symmetric, got an asymmetry of {asym:.3g}")
@@ -497,7 +499,8 @@ def to_pinocchio_order(x: ArrayLike, axis: int = -1) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the axis length is not a positive multiple of 10.
+        If the axis length is not a positive multiple of 10 or ``axis`` is out of range
+        (NaN entries are kept: this is a reordering).
 
     Examples
     --------
@@ -526,7 +529,8 @@ def from_pinocchio_order(x: ArrayLike, axis: int = -1) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the axis length is not a positive multiple of 10.
+        If the axis length is not a positive multiple of 10 or ``axis`` is out of range
+        (NaN entries are kept: this is a reordering).
 
     Examples
     --------
@@ -537,9 +541,10 @@ def from_pinocchio_order(x: ArrayLike, axis: int = -1) -> np.ndarray:
 
 
 def _permute(name, x, axis, perm):
-    x = as_array(name, x, finite=False)
+    x = as_array(name, x, finite=False)          # a pure reordering: NaN placeholders may stay
     if x.ndim == 0:
         raise ValueError(f"{name} must have at least one dimension, got a scalar")
+    axis = check_int("axis", axis, -x.ndim, x.ndim - 1)
     L = x.shape[axis]
     if L == 0 or L % 10:
         raise ValueError(f"{name} must have a multiple of 10 entries along axis {axis}, got {L}")
@@ -582,6 +587,7 @@ def is_physically_consistent(pi: ArrayLike, tol: float = 0.0, per_link: bool = F
     (True, [True, False])
     """
     tol = check_nonnegative("tol", tol)
+    per_link = check_flag("per_link", per_link)
     P = _link_blocks("pi", pi)
     if P.ndim != 2:
         raise ValueError(f"pi must have shape (10 n,), got {np.shape(pi)}")

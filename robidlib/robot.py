@@ -31,7 +31,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_array
+from ._validate import as_array, check_choice
 from .params import (
     _WRENCH_BASIS,
     inertia_matrix,
@@ -529,6 +529,7 @@ class SerialRobot:
             I = np.zeros((n, 3, 3)) if inertia is None else as_array("inertia", inertia)
             if I.shape not in ((n, 3, 3), (n, 6)):
                 raise ValueError(f"inertia must have shape ({n}, 3, 3) or ({n}, 6), got {I.shape}")
+            check_choice("inertia_about", inertia_about, ("com", "origin"))
             params = _link_params(m, c, I, about=inertia_about).ravel()
         return cls(
             types, origins, axes, params, friction=friction, gravity=gravity,
@@ -903,7 +904,7 @@ def _read_urdf(source: Any) -> ET.Element:
         text = source
     else:
         if not os.path.isfile(source):
-            raise ValueError(f"source: no URDF file at {source!r} (pass a path or the XML text itself)")
+            raise ValueError(f"source must be a URDF file or the XML text itself; got {source!r}: no URDF file there")
         with open(source, encoding="utf-8") as fh:
             text = fh.read()
     try:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_array
+from ._validate import as_array, check_nonnegative
 
 __all__ = [
     "skew",
@@ -293,11 +293,12 @@ def is_rotation(R: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of bool, shape (...)
+        False for a matrix with NaN or infinite entries (it is not a rotation).
 
     Raises
     ------
     ValueError
-        If the trailing shape is not ``(3, 3)``.
+        If the trailing shape is not ``(3, 3)`` or ``tol`` is negative or not finite.
 
     Examples
     --------
@@ -307,6 +308,7 @@ def is_rotation(R: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     R = as_array("R", R, finite=False)
     if R.ndim < 2 or R.shape[-2:] != (3, 3):
         raise ValueError(f"R must have shape (..., 3, 3), got {R.shape}")
+    tol = check_nonnegative("tol", tol)
     with np.errstate(invalid="ignore"):
         err = np.abs(np.swapaxes(R, -1, -2) @ R - np.eye(3)).max(axis=(-2, -1))
         det = np.linalg.det(R)

@@ -132,8 +132,10 @@ def test_random_states_within_limits_and_reproducible():
     assert np.all(q >= robot.q_limits[:, 0]) and np.all(q <= robot.q_limits[:, 1])
     assert np.all(np.abs(qd) <= robot.qd_limits) and np.all(np.abs(qdd) <= robot.qdd_limits)
     np.testing.assert_array_equal(q, random_states(robot, 200, np.random.default_rng(9))[0])
-    with pytest.raises(ValueError, match="n_samples must be a positive integer"):
+    with pytest.raises(ValueError, match="n_samples must be an integer from 1 to 1e\\+07, got 0"):
         random_states(robot, 0)
+    with pytest.raises(ValueError, match="n_samples must be an integer from 1 to 1e\\+07, got 10000000000000"):
+        random_states(robot, 10**13)                 # 146 TB: refused before numpy tries
     with pytest.raises(TypeError, match="robot must be a SerialRobot"):
         random_states(np.eye(2), 5)
     with pytest.raises(TypeError, match="rng must be"):

@@ -241,7 +241,7 @@ def test_constructor_bad_input(kwargs, exc, match):
         (lambda: SerialRobot.from_dh("RR", [0, 0], [0, 0], [0, 0], com=np.zeros((2, 3))), ValueError, "without mass"),
         (lambda: SerialRobot.from_dh("RR", [0, 0], [0, 0], [0, 0], mass=[1, 1], inertia=np.zeros((2, 4))), ValueError, "inertia must have shape"),
         (lambda: SerialRobot.from_dh("RR", [0, 0], [0, 0], [0, 0], mass=[1, -1]), ValueError, "mass must be >= 0"),
-        (lambda: SerialRobot.from_dh("RR", [0, 0], [0, 0], [0, 0], mass=[1, 1], inertia_about="tip"), ValueError, "unknown about"),
+        (lambda: SerialRobot.from_dh("RR", [0, 0], [0, 0], [0, 0], mass=[1, 1], inertia_about="tip"), ValueError, "unknown inertia_about"),
         (lambda: planar_2r().with_params(np.ones(10)), ValueError, r"params must have shape \(20,\)"),
         (lambda: planar_2r().with_friction(np.ones(3)), ValueError, r"friction must have shape \(2, 2\)"),
         (lambda: planar_2r().with_friction(1.0), ValueError, "the only scalar accepted is 0"),

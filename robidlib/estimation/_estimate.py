@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._validate import as_array, check_fields, check_int, check_names, check_nonnegative, check_text
+
 __all__ = ["Estimate"]
 
 
@@ -34,6 +36,13 @@ class Estimate:
         Name of the estimator that produced the result.
     info : dict
         Estimator-specific extras (weights, regularisation, iterations, ...).
+
+    Raises
+    ------
+    ValueError, TypeError
+        If a field is malformed: ``params`` not a finite vector, ``cov`` not a finite
+        ``(p, p)`` matrix, ``rel_std`` NaN or negative, ``residual_std`` negative, ``rank``
+        outside ``0..p``, ``cond`` below 1 or NaN, ``names`` not ``p`` distinct strings.
     """
 
     params: np.ndarray
@@ -45,6 +54,24 @@ class Estimate:
     names: tuple[str, ...]
     method: str = "ols"
     info: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        p = check_fields(self, params=("p",), cov=("p", "p"))["p"]
+        check_fields(self, finite=False, rel_std=(p,))
+        if np.any(np.isnan(self.rel_std)) or np.any(self.rel_std < 0):
+            raise ValueError(f"rel_std must be >= 0 (inf for a zero parameter), got {self.rel_std.tolist()}")
+        object.__setattr__(self, "residual_std", check_nonnegative("residual_std", self.residual_std))
+        object.__setattr__(self, "rank", check_int("rank", self.rank, 0, p))
+        cond = self.cond
+        if isinstance(cond, (bool, np.bool_)) or not isinstance(cond, (int, float, np.integer, np.floating)):
+            raise TypeError(f"cond must be a real number >= 1 (inf allowed), got {type(cond).__name__} {cond!r}")
+        if not cond >= 1.0:                     # also NaN
+            raise ValueError(f"cond must be >= 1 (a condition number; inf allowed), got {cond!r}")
+        object.__setattr__(self, "cond", float(cond))
+        object.__setattr__(self, "names", check_names("names", self.names, p))
+        check_text("method", self.method)
+        if not isinstance(self.info, dict):
+            raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
 
     @property
     def std(self) -> np.ndarray:
@@ -59,12 +86,16 @@ class Estimate:
         truth : array_like, shape (p,), optional
             True values to print in an extra column.
         digits : int, default 4
-            Significant digits.
+            Significant digits (1 to 17).
+
+        Raises
+        ------
+        ValueError, TypeError
+            If ``truth`` is not a finite array like ``params`` or ``digits`` is out of range.
         """
+        digits = check_int("digits", digits, 1, 17)
         rows = ["name          estimate        std     %sigma" + ("        truth" if truth is not None else "")]
-        t = None if truth is None else np.asarray(truth, dtype=float).ravel()
-        if t is not None and t.shape != self.params.shape:
-            raise ValueError(f"truth must have shape {self.params.shape}, got {t.shape}")
+        t = None if truth is None else as_array("truth", truth, shape=self.params.shape)
         for i, name in enumerate(self.names):
             row = f"{name:<10} {self.params[i]:>11.{digits}g} {self.std[i]:>10.{digits}g} {self.rel_std[i]:>10.3g}"
             if t is not None:

@@ -37,7 +37,7 @@ from typing import Any, Sequence
 import numpy as np
 import scipy.linalg
 
-from .._validate import as_array, check_choice, check_positive, check_rng
+from .._validate import as_array, check_choice, check_flag, check_positive, check_rng, check_tolerance
 from ._estimate import Estimate
 from .lsq import default_rank_tol
 
@@ -166,7 +166,8 @@ class Adaline:
         ``shuffle=True``: there is no hidden default seed.
     tol : float, optional
         Stop early when the weight change of an epoch satisfies
-        ``||w_new - w_old|| <= tol * ||w_new||``; ``None`` runs all epochs.
+        ``||w_new - w_old|| <= tol * ||w_new||`` (``tol >= eps = 2.2e-16``: a smaller one is
+        never met); ``None`` runs all epochs.
     w0 : array_like, shape (p,), optional
         Initial weights of :meth:`fit` (default zeros).
     eps : float, default 1e-12
@@ -232,8 +233,8 @@ class Adaline:
             raise ValueError(f"epochs must be a positive integer, got {epochs!r}")
         self.epochs = int(epochs)
         self.mode = check_choice("mode", mode, ("sample", "batch"))
-        self.normalized = bool(normalized)
-        self.shuffle = bool(shuffle)
+        self.normalized = check_flag("normalized", normalized)
+        self.shuffle = check_flag("shuffle", shuffle)
         if self.mode == "sample" and self.shuffle:
             try:
                 self.rng = check_rng(rng)
@@ -244,7 +245,7 @@ class Adaline:
                 ) from None
         else:
             self.rng = None if rng is None else check_rng(rng)
-        self.tol = None if tol is None else check_positive("tol", tol)
+        self.tol = None if tol is None else check_tolerance("tol", tol, minimum=np.finfo(float).eps)
         self.w0 = None if w0 is None else as_array("w0", w0, ndim=1)
         self.eps = check_positive("eps", eps)
         self.divergence_factor = check_positive("divergence_factor", divergence_factor)
@@ -416,6 +417,8 @@ class Adaline:
         if d.shape[0] != X.shape[0]:
             raise ValueError(f"x_row has {X.shape[0]} rows but t has {d.shape[0]} entries; they must match")
         p = X.shape[1]
+        if p == 0:
+            raise ValueError(f"x_row must have at least one entry (one per weight), got shape {np.shape(x_row)}")
         if self._w is None:
             self._w = self._initial_weights(p)
         elif self._w.size != p:

@@ -42,9 +42,21 @@ class RobotBaseModel:
 
     def __init__(self, robot: Any, base: Any, friction: tuple[str, ...], base_has_friction: bool,
                  symbolic: "SymbolicModel | None") -> None:
-        from ..params import friction_names
+        from ..base import BaseParameters
+        from ..params import _check_terms, friction_names
 
-        self.robot, self.base, self.friction = robot, base, friction
+        if not _is_robot(robot):
+            raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
+        if not isinstance(base, BaseParameters):
+            raise TypeError(f"base must be a BaseParameters, got {type(base).__name__}")
+        if isinstance(friction, str):
+            raise TypeError(f"friction must be a sequence of terms such as ('viscous',), got the string {friction!r}")
+        friction = tuple(friction) and _check_terms(friction, False)
+        if not isinstance(base_has_friction, (bool, np.bool_)):
+            raise TypeError(f"base_has_friction must be True or False, got {base_has_friction!r}")
+        if symbolic is not None and not isinstance(symbolic, SymbolicModel):
+            raise TypeError(f"symbolic must be a SymbolicModel or None, got {type(symbolic).__name__}")
+        self.robot, self.base, self.friction = robot, base, tuple(friction)
         self._base_has_friction = base_has_friction
         self.n_joints = int(robot.n)
         extra = friction_names(robot.n, friction) if friction else ()
@@ -183,6 +195,8 @@ def robot_base_model(
         base = base_parameters(robot)
     if not isinstance(base, BaseParameters):
         raise TypeError(f"base must be a BaseParameters (from base_parameters(robot)), got {type(base).__name__}")
+    if isinstance(friction, str):
+        raise TypeError(f"friction must be a sequence of terms such as ['viscous'], got the string {friction!r}")
     friction = () if len(tuple(friction)) == 0 else _check_terms(friction, False)
     rigid = tuple(robot.param_names)
     with_fr = rigid + tuple(friction_names(robot.n))
@@ -201,6 +215,8 @@ def robot_base_model(
         )
     if not isinstance(symbolic, (bool, np.bool_)):
         raise TypeError(f"symbolic must be True or False, got {symbolic!r}")
+    if not isinstance(simplify, (bool, np.bool_)):
+        raise TypeError(f"simplify must be True or False, got {simplify!r}")
     if not symbolic:
         return RobotBaseModel(robot, base, friction, base_has_friction, None)
 
