@@ -673,9 +673,9 @@ def simulate(
         collapse (stick-slip); a small ``v_s`` (e.g. 1e-2) keeps the simulation fast and
         changes the friction only where ``|qd| < ~3 v_s``. 0 keeps the exact sign.
     max_nfev : int, default 200000
-        Budget of evaluations of the dynamics (all solver runs together): a horizon or a
-        tolerance the solver cannot finish in reasonable time stops with a clear error
-        instead of running for hours.
+        Budget of evaluations of the dynamics (per sample interval with ``torque_interp="zoh"``,
+        where the solver restarts at every sample): a horizon or a tolerance the solver cannot
+        finish in reasonable time stops with a clear error instead of running for hours.
 
     Returns
     -------
@@ -773,7 +773,7 @@ def simulate(
                 "robot's inertial parameters give no inertia about a joint axis there)"
             ) from None
 
-    def integrate(rhs, t_span, x0, t_eval):
+    def integrate(rhs, t_span, x0, t_eval, budget):
         return budget.solve(rhs, t_span, x0, method=method, t_eval=t_eval, rtol=rtol, atol=atol,
                             max_step=max_step)
 
@@ -785,7 +785,7 @@ def simulate(
         nfev, message = 0, ""
         for k in range(t.size - 1):
             sol = integrate(lambda ti, x, u=U[k]: np.concatenate([x[n:], accel(x[:n], x[n:], u)]),
-                            (t[k], t[k + 1]), X[k], [t[k + 1]])
+                            (t[k], t[k + 1]), X[k], [t[k + 1]], OdeBudget("simulate", budget.max_nfev))
             X[k + 1] = sol.y[:, -1]
             nfev += sol.nfev
             message = sol.message
@@ -793,7 +793,7 @@ def simulate(
         tau = U.copy()
     else:
         sol = integrate(lambda ti, x: np.concatenate([x[n:], accel(x[:n], x[n:], tau_of(ti, x[:n], x[n:]))]),
-                        (t[0], t[-1]), x0, t)
+                        (t[0], t[-1]), x0, t, budget)
         q, qd = sol.y[:n].T.copy(), sol.y[n:].T.copy()
         nfev, message = sol.nfev, sol.message
         if callable(torque):

@@ -107,8 +107,8 @@ class HopfieldEstimator:
         Warn (:class:`SaturationWarning`) when the least-squares solution is outside
         ``]-alpha, alpha[`` or when a state comes within 1 % of ``+-alpha``.
     max_nfev : int, default 200000
-        Budget of right-hand-side evaluations of one run (all intervals of an on-line run
-        together): a time span the solver cannot finish stops with a clear error.
+        Budget of right-hand-side evaluations of one run (of each sample interval of an
+        on-line run): a time span the solver cannot finish stops with a clear error.
 
     Attributes
     ----------
@@ -235,7 +235,7 @@ class HopfieldEstimator:
         kwargs: dict[str, Any] = {"method": self.method, "rtol": self.rtol, "atol": self.atol}
         if self.method in _IMPLICIT:
             kwargs["jac"] = jac
-        budget = self._budget or OdeBudget("HopfieldEstimator.run", self.max_nfev)
+        budget = self._budget or OdeBudget("HopfieldEstimator.run_online", self.max_nfev)
         return budget.solve(rhs, t_span, u0, t_eval=t_eval, **kwargs)
 
     def _warn_ls(self, Phi: np.ndarray, tau: np.ndarray, alpha: np.ndarray, names: tuple[str, ...]) -> set[int]:
@@ -490,7 +490,7 @@ class HopfieldEstimator:
         Ss = [self._state(u, alpha)]
         Es = [float(self._energy_of(Ss[0][None, :], A_all[0], b_all[0])[0])]
         ends = list(t[1:]) + ([t_final] if t_final is not None else [])
-        self._budget = OdeBudget("HopfieldEstimator.run_online", self.max_nfev)
+        self._budget = None                       # a fresh budget for every sample interval
         for k, t_end in enumerate(ends):  # interval [t_k, t_end) runs with the statistics of samples 0..k
             sol = self._integrate(A_all[k], b_all[k], alpha, u, (float(t[k]), float(t_end)), None)
             u = sol.y[:, -1]
