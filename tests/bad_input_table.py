@@ -210,6 +210,8 @@ def build():  # noqa: C901 - one table
     # ------------------------------------------------------------------ regressor
     add(E("regressor:regressor", regressor_module.regressor, Obj(R2), Batch(Q2), Batch(QD2), Batch(QDD2),
           argnames=("robot", "q", "qd", "qdd"), **grav))
+    add(E("regressor:regressor(base, out)", regressor_module.regressor, R2, Q2, QD2, QDD2,
+          argnames=("robot", "q", "qd", "qdd"), base=Obj(bp), out=Obj(np.empty((3, 2, bp.rank)))))
     add(E("regressor:friction_regressor", regressor_module.friction_regressor, Batch(QD2, skip=("shape",)),
           argnames=("qd",), terms=Names(("viscous", "coulomb"), skip=("shape",)), offset=Flag(False)))
     Yb = bp.reduce(regressor_module.regressor(R2, Q2, QD2, QDD2))
