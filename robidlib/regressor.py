@@ -147,9 +147,8 @@ def _column_plan(robot: SerialRobot, base: Any) -> list[tuple[np.ndarray, slice]
 
 
 def _check_base(robot: SerialRobot, base: Any) -> Any:
-    from .base import BaseParameters
-
-    if not isinstance(base, BaseParameters):
+    # duck-typed: robidlib.base (a higher layer) builds BaseParameters from this module
+    if not all(hasattr(base, a) for a in ("method", "rank", "names", "independent", "V1")):
         raise TypeError(f"base must be a BaseParameters (from base_parameters(robot)), got {type(base).__name__}")
     if tuple(base.names) != tuple(robot.param_names):
         raise ValueError(
