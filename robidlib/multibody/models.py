@@ -66,6 +66,12 @@ class Link:
         Principal moments of inertia about the CoM along global ``x, y, z`` (kg m^2).
     markers : array_like, shape (k, 3)
         Marker positions (m).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Empty or non-string names, vectors that are not finite 3-vectors, a non-unit axis, a
+        mass that is not > 0, negative principal moments.
     """
 
     name: str
