@@ -8,22 +8,34 @@ BIN    := $(VENV)/bin
 BOOK_STAMP := $(VENV)/.installed-book
 TEST_STAMP := $(VENV)/.installed-test
 JB_FLAGS := -W -n --keep-going
-# One BLAS thread per process: the matrices here are small, and pytest -n 2 / the notebook
-# kernels already use both cores (multi-threaded OpenBLAS made some steps 10-100x slower).
-export OPENBLAS_NUM_THREADS ?= 1
+# robidlib limits BLAS to one thread when it is imported (robidlib/_threads.py), so every way
+# of running the book prints the same numbers; nothing needs to be exported here.
+UNIT := tests/ robidlib/ --doctest-modules --ignore=tests/site --ignore=tests/browser --ignore=tests/student
 
 STUDENT := _build/student
+# Branch the student site's launch buttons open; `make release` commits the student bundle
+# to it (push it with the release tag). See README, "Instructors".
+STUDENT_BRANCH ?= student
+# `make lab` copies the student notebooks here once and never overwrites them (your work).
+LAB_DIR ?= lab
+LAB_ARGS ?=
+# Jupyter refuses to run as root without --allow-root (containers, WSL, cloud machines).
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root,)
 
-.PHONY: book student test test-browser lab bench release clean distclean help
+.PHONY: book student pdf test test-pdf test-portability test-lowest test-browser lab lab-instructor bench release clean distclean help
 
 help:
 	@echo "make book   build the site into _build/html (instructor edition)"
-	@echo "make student  student edition: site without solutions + lab notebooks zip in $(STUDENT)"
-	@echo "make test   unit tests, every notebook through nbval, both editions built with -W, site tests"
-	@echo "make test-browser  visit every page of _build/html in headless Chromium (screenshots in _build/screenshots)"
-	@echo "make lab    JupyterLab on chapters/"
+	@echo "make student  student edition in $(STUDENT): site/ without solutions, student-bundle.zip"
+	@echo "make lab    JupyterLab on the student notebooks (your copies in $(LAB_DIR)/; LAB_ARGS=... for options)"
+	@echo "make lab-instructor  JupyterLab on chapters/ (the full notebooks, with solutions)"
+	@echo "make pdf    _build/pdf/book.pdf (instructor) and book-student.pdf (needs TeX Live, see README)"
+	@echo "make test   unit tests, every notebook through nbval, both editions built with -W, the student"
+	@echo "            bundle run in a fresh venv, portability passes, PDFs, site and browser tests"
+	@echo "make test-browser  the site in headless Chromium, and a student notebook in a real JupyterLab"
 	@echo "make bench  run benchmarks/ (tables on screen, JSON in benchmarks/results/)"
-	@echo "make clean  remove _build and caches (make distclean also removes .venv)"
+	@echo "make release VERSION=X.Y.Z  every test, then dist/ (sites, bundle, wheel, lock file, PDFs)"
+	@echo "make clean  remove _build and caches (make distclean also removes .venv and dist)"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python 3.10 or newer is needed, found " + sys.version.split()[0])'
@@ -38,46 +50,102 @@ $(TEST_STAMP): requirements-test.txt requirements.txt pyproject.toml | $(BIN)/py
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
 	@touch $@ $(BOOK_STAMP)
 
+# Every notebook is executed once, on both cores, into the execution cache; the build (and
+# the student edition after it) then only reads the cache.
 book: $(BOOK_STAMP)
+	$(BIN)/python tools/execute_book.py
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 
 student: book
 	$(BIN)/python tools/editions.py student-notebooks $(STUDENT)
-	$(BIN)/python tools/editions.py student-source $(STUDENT)
+	$(BIN)/python tools/editions.py student-bundle $(STUDENT)
+	$(BIN)/python tools/editions.py student-source $(STUDENT) --branch $(STUDENT_BRANCH)
 	$(BIN)/jupyter-book build $(STUDENT)/src $(JB_FLAGS)
 	rm -rf $(STUDENT)/site && mv $(STUDENT)/src/_build/html $(STUDENT)/site
-	@echo "student edition: $(STUDENT)/site (site), $(STUDENT)/student-notebooks.zip (labs)"
+	@echo "student edition: $(STUDENT)/site (site), $(STUDENT)/student-bundle.zip (notebooks, README, wheel)"
 
+# PDFs through Jupyter Book's LaTeX builder (XeLaTeX, Debian's TeX Live: see README); the
+# instructor PDF reads the execution cache, the student PDF the staged student source.
+pdf: $(BOOK_STAMP)
+	$(BIN)/python tools/execute_book.py
+	$(BIN)/jupyter-book build . --builder pdflatex $(JB_FLAGS)
+	$(BIN)/python tools/editions.py student-source $(STUDENT) --branch $(STUDENT_BRANCH)
+	$(BIN)/jupyter-book build $(STUDENT)/src --builder pdflatex $(JB_FLAGS)
+	mkdir -p _build/pdf
+	cp _build/latex/book.pdf _build/pdf/book.pdf
+	cp $(STUDENT)/src/_build/latex/book.pdf _build/pdf/book-student.pdf
+	@echo "PDFs: _build/pdf/book.pdf (instructor), _build/pdf/book-student.pdf (student)"
+
+# make test: unit tests and doctests; the book (every notebook executed once, build with -W);
+# the student edition, whose bundle is unpacked, installed into a fresh venv as its README says
+# and run as a student would (tests/student: the only execution of the student notebooks);
+# the portability passes (every notebook through nbval and the unit tests again on a second
+# BLAS kernel, the unit tests on the lowest supported versions); both PDFs; the site, link,
+# leak and PDF tests; the browser tests (the site, and a student notebook in JupyterLab).
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest tests/ --ignore=tests/site --ignore=tests/browser -n 2
-	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -n 2 --dist loadfile chapters/
+	$(BIN)/python -m pytest $(UNIT) -n 2
 	$(MAKE) --no-print-directory student
+	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/student -n 2
+	$(MAKE) --no-print-directory test-portability
+	$(MAKE) --no-print-directory pdf
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/site
 	$(MAKE) --no-print-directory test-browser
+
+# only the PDFs and their tests
+test-pdf: $(TEST_STAMP)
+	$(MAKE) --no-print-directory pdf
+	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/site/test_pdf.py
+
+# Second BLAS kernel: OpenBLAS picks its kernels for the CPU it runs on; OPENBLAS_CORETYPE forces
+# another one, so that round-off differs as it would on another machine. tools/portability.py
+# picks a kernel this CPU supports that differs from its default, and checks it took effect.
+test-portability: $(TEST_STAMP)
+	@set -e; kernel=$$($(BIN)/python tools/portability.py second-kernel); \
+	default=$$($(BIN)/python tools/portability.py default-kernel); \
+	echo "== portability: second BLAS kernel OPENBLAS_CORETYPE=$$kernel (default kernel $$default)"; \
+	OPENBLAS_CORETYPE=$$kernel $(BIN)/python tools/portability.py check-kernel $$kernel $$default; \
+	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest $(UNIT) -n 2 -q; \
+	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest --nbval-lax --nbval-current-env -n 2 --dist loadfile chapters/
+	$(MAKE) --no-print-directory test-lowest
+
+# Lowest versions: a second venv from constraints-lowest.txt (the lower bounds of
+# requirements*.txt, pinned) on the oldest Python the project claims; runs the unit tests.
+LOWEST_VENV := .venv-lowest
+LOWEST_STAMP := $(LOWEST_VENV)/.installed
+PYTHON_LOWEST ?= $$($(PYTHON) tools/portability.py find-python 3.10)
+$(LOWEST_STAMP): constraints-lowest.txt requirements-test.txt requirements.txt pyproject.toml
+	rm -rf $(LOWEST_VENV)
+	$(PYTHON_LOWEST) -m venv $(LOWEST_VENV)
+	$(LOWEST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LOWEST_VENV)/bin/python -m pip install --quiet -r requirements-test.txt -c constraints-lowest.txt
+	@touch $@
+
+test-lowest: $(LOWEST_STAMP)
+	@echo "== portability: lowest versions on $$($(LOWEST_VENV)/bin/python --version)"
+	$(LOWEST_VENV)/bin/python tools/portability.py check-lowest constraints-lowest.txt
+	$(LOWEST_VENV)/bin/python -m pytest $(UNIT) -n 2 -q -p no:cacheprovider
 
 # Needs Debian's Chromium: apt-get install -y chromium  (see README)
 test-browser: $(TEST_STAMP)
 	@test -f _build/html/index.html || $(MAKE) --no-print-directory book
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/browser -v
 
+# make lab: JupyterLab on the student edition (no solutions); LAB_ARGS="--no-browser --port 8890"
 lab: $(BOOK_STAMP)
-	$(BIN)/jupyter lab chapters/
+	$(BIN)/python tools/editions.py lab-notebooks $(LAB_DIR)
+	$(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_ARGS) $(LAB_DIR)
 
-# make release VERSION=X.Y.Z: check CHANGELOG.md, set the version (robidlib/_version.py, read by
-# the book too), run every test (which builds both editions), then write the archives to dist/.
-NAME := robot-dynamic-identification
+lab-instructor: $(BOOK_STAMP)
+	$(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_ARGS) chapters/
+
+# make release VERSION=X.Y.Z (tools/editions.py release): checks CHANGELOG.md and that the tag
+# is new; cleans _build; sets the version (robidlib/_version.py, read by the book too) and
+# runs make test, restoring the version file if anything fails; then writes dist/ (site,
+# student site, student bundle, wheel, lock file, both PDFs, a manifest with the commit),
+# commits the version and tags vX.Y.Z when the tree was clean, and updates the student branch.
 release: $(TEST_STAMP)
 	@test -n "$(VERSION)" || { echo "usage: make release VERSION=X.Y.Z"; exit 2; }
-	$(BIN)/python tools/editions.py check-release $(VERSION)
-	$(BIN)/python tools/editions.py set-version $(VERSION)
-	$(MAKE) --no-print-directory test
-	rm -rf dist && mkdir -p dist
-	tar -czf dist/$(NAME)-$(VERSION)-site.tar.gz -C _build html
-	tar -czf dist/$(NAME)-$(VERSION)-student-site.tar.gz -C $(STUDENT) site
-	cp $(STUDENT)/student-notebooks.zip dist/$(NAME)-$(VERSION)-student-notebooks.zip
-	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
-	$(BIN)/python -m pip freeze --exclude-editable > dist/$(NAME)-$(VERSION)-requirements-lock.txt
-	@echo "release $(VERSION):"; ls -1 dist
+	$(BIN)/python tools/editions.py release $(VERSION) --make "$(MAKE)" --branch $(STUDENT_BRANCH)
 
 bench: $(TEST_STAMP)
 	@set -e; for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f; done
@@ -87,4 +155,4 @@ clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV) dist
+	rm -rf $(VENV) $(LOWEST_VENV) dist

@@ -1,15 +1,29 @@
 """Sphinx extension for the book.
 
 - The book reads its version from robidlib (the one place it is set): Sphinx's
-  ``version``/``release`` and the MyST substitution ``{{ version }}``.
+  ``version``/``release`` and the MyST substitution ``{{ version }}``; the substitutions
+  ``{{ repository_url }}`` and ``{{ clone_command }}`` (a code block) come from
+  ``repository.url`` in ``_config.yml``.
 - Each page gets each script once: sphinx-thebe 0.3 registers its inline configuration
   script on every read of the environment, and the second copy raises "Identifier
   'THEBE_JS_URL' has already been declared" in the browser.
+- Launch buttons follow the repository provider: Colab (and Deepnote) open notebooks from
+  GitHub only, so for any other provider (GitLab, Bitbucket, a self-hosted forge) their
+  buttons are dropped instead of sphinx-book-theme warning "Provider gitlab not supported on
+  colab" on every page (which fails the ``-W`` build). Binder and JupyterHub work with any
+  git URL. The provider is ``html_theme_options.repository_provider`` when set, else
+  inferred from the host of ``repository_url``.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+
+def _clone_command(url: str) -> str:
+    """The shell lines that clone the course repository at ``url`` and open the labs."""
+    folder = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git") or "course"
+    return f"```bash\ngit clone {url}\ncd {folder}\nmake lab\n```"
 
 
 def _set_version(app: Any, config: Any) -> None:
@@ -19,6 +33,11 @@ def _set_version(app: Any, config: Any) -> None:
     config.release = __version__
     subs = dict(getattr(config, "myst_substitutions", None) or {})
     subs["version"] = __version__
+    # the repository of _config.yml (`repository.url`), so that an instructor's copy of the
+    # book tells students to clone the instructor's repository, not a placeholder
+    url = (getattr(config, "html_theme_options", None) or {}).get("repository_url") or ""
+    subs["repository_url"] = url or "the course repository"
+    subs["clone_command"] = _clone_command(url) if url else "```bash\nmake lab\n```"
     config.myst_substitutions = subs
 
 
@@ -39,7 +58,54 @@ def _dedupe_scripts(app: Any, pagename: str, templatename: str, context: dict, d
     context["script_files"] = unique
 
 
+GITHUB_ONLY_BUTTONS = ("colab_url", "deepnote_url")
+
+
+def repository_provider(theme_options: dict) -> str:
+    """The provider of the book's repository: ``repository_provider`` when given, else the
+    one the host names (``github``, ``gitlab``, ``bitbucket``), else ``""``."""
+    provider = str(theme_options.get("repository_provider") or "").strip().lower()
+    url = str(theme_options.get("repository_url") or "")
+    if not provider and url:
+        host = url.split("://", 1)[-1].split("/", 1)[0].lower()
+        provider = next((p for p in ("github", "gitlab", "bitbucket") if p in host), "")
+    return provider
+
+
+def _launch_buttons_for_provider(app: Any, config: Any) -> None:
+    opts = dict(getattr(config, "html_theme_options", None) or {})
+    buttons = dict(opts.get("launch_buttons") or {})
+    if not opts.get("repository_url") or repository_provider(opts) == "github":
+        return
+    dropped = [k for k in GITHUB_ONLY_BUTTONS if buttons.pop(k, None)]
+    if dropped:
+        from sphinx.util import logging
+
+        logging.getLogger(__name__).info(
+            f"bookinfo: no {', '.join(k[:-4] for k in dropped)} button: the repository is not on GitHub")
+        opts["launch_buttons"] = buttons
+        config.html_theme_options = opts
+
+
+MARKS = "✓✔✕✖✗✘"
+
+
+def _unicode_marks_in_latex(app: Any) -> None:
+    """Under XeLaTeX keep the checks' ✔ and ✘ as Unicode characters (the FreeFont fonts have
+    them). Sphinx 7 maps them to ``\\(\\pmb{\\checkmark}\\)`` in highlighted code and
+    outputs, which breaks inside the ``sphinxVerbatim`` of a cell output."""
+    if getattr(app.builder, "format", "") != "latex" or app.config.latex_engine not in ("xelatex", "lualatex"):
+        return
+    from sphinx.util import texescape
+
+    for table in ("_tex_hlescape_map", "_tex_escape_map", "_tex_hlescape_map_without_unicode"):
+        for ch in MARKS:
+            getattr(texescape, table, {}).pop(ord(ch), None)
+
+
 def setup(app: Any) -> dict:
+    app.connect("builder-inited", _unicode_marks_in_latex)
     app.connect("config-inited", _set_version)
+    app.connect("config-inited", _launch_buttons_for_provider)
     app.connect("html-page-context", _dedupe_scripts, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

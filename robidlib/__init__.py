@@ -10,7 +10,8 @@ The most used names are importable from the top level::
 
 Modules: ``robot``, ``spatial``, ``params``, ``dynamics``, ``regressor``, ``base``,
 ``trajectories``, ``signals``, ``estimation``, ``validation``, ``benchmark``, ``multibody``, ``models``,
-``plotting``, ``checks``.
+``datasets`` (real data: the Staubli TX40), ``identification`` (the reusable pipeline from raw
+logs to validated estimates), ``plotting``, ``checks``.
 
 Importing robidlib limits BLAS to one thread, so every machine prints the same numbers;
 set ``ROBIDLIB_BLAS_THREADS`` (an integer, or ``off``) before the import to change that.
@@ -24,7 +25,10 @@ from ._threads import _apply_default, limit_blas_threads
 
 _apply_default()  # one BLAS thread unless ROBIDLIB_BLAS_THREADS says otherwise (see _threads)
 
-from . import benchmark, checks, estimation, models, multibody, params, spatial, signals, trajectories, validation
+from . import (
+    benchmark, checks, datasets, estimation, identification, models, multibody, params, spatial, signals,
+    trajectories, validation,
+)
 from .base import BaseParameters, base_parameters, random_states
 from .dynamics import forward_dynamics, inverse_dynamics, mass_matrix, simulate
 from .estimation import Estimate, ols, ridge, wls
@@ -40,10 +44,12 @@ __all__ = [
     "base_parameters",
     "benchmark",
     "checks",
+    "datasets",
     "estimation",
     "excitation_cond",
     "forward_dynamics",
     "friction_regressor",
+    "identification",
     "inverse_dynamics",
     "limit_blas_threads",
     "mass_matrix",

@@ -30,6 +30,7 @@ theorem, ``I_O = I_C + m (|c|^2 E - c c^T)``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -552,7 +553,9 @@ def _permute(name, x, axis, perm):
     return np.take(x, idx, axis=axis)
 
 
-def is_physically_consistent(pi: ArrayLike, tol: float = 0.0, per_link: bool = False) -> bool | np.ndarray:
+def is_physically_consistent(
+    pi: ArrayLike, tol: float = 0.0, per_link: bool = False, *, explain: bool = False
+) -> bool | np.ndarray | ConsistencyReport:
     """Whether every link's parameters describe a physically possible rigid body.
 
     A link is consistent when (i) ``m > tol``, (ii) its inertia about the centre of mass,
@@ -568,10 +571,13 @@ def is_physically_consistent(pi: ArrayLike, tol: float = 0.0, per_link: bool = F
         Non-negative margin for the three tests.
     per_link : bool, default False
         Return one flag per link instead of a single bool.
+    explain : bool, default False
+        Return a :class:`ConsistencyReport` (truthy exactly when the answer is True) that
+        names the failing links and conditions; see :func:`consistency_report`.
 
     Returns
     -------
-    bool or numpy.ndarray of bool, shape (n,)
+    bool or numpy.ndarray of bool, shape (n,), or ConsistencyReport
 
     Raises
     ------
@@ -585,7 +591,11 @@ def is_physically_consistent(pi: ArrayLike, tol: float = 0.0, per_link: bool = F
     >>> bad = link_params(1.0, [0.1, 0, 0], [0.01, 0.01, 0.05, 0, 0, 0])  # 0.01 + 0.01 < 0.05
     >>> is_physically_consistent(good), is_physically_consistent(np.r_[good, bad], per_link=True).tolist()
     (True, [True, False])
+    >>> print(is_physically_consistent(np.r_[good, bad], explain=True).failures[0][:2])
+    (2, 'triangle inequality')
     """
+    if explain:
+        return consistency_report(pi, tol)
     tol = check_nonnegative("tol", tol)
     per_link = check_flag("per_link", per_link)
     P = _link_blocks("pi", pi)
@@ -600,3 +610,359 @@ def is_physically_consistent(pi: ArrayLike, tol: float = 0.0, per_link: bool = F
     tri_ok = J[:, 0] + J[:, 1] - J[:, 2] >= -tol
     ok = mass_ok & pd_ok & tri_ok
     return ok if per_link else bool(np.all(ok))
+
+
+# ---------------------------------------------------------------------------------------------
+# Pseudo-inertia, a report of the failed conditions, and the nearest consistent body
+# ---------------------------------------------------------------------------------------------
+
+
+def _reject_complex(name: str, x) -> None:
+    if np.iscomplexobj(x):
+        raise TypeError(f"{name} must be real, got a complex array (dtype {np.asarray(x).dtype})")
+
+
+def pseudo_inertia(pi_j: ArrayLike) -> np.ndarray:
+    """Pseudo-inertia matrix ``J`` (4x4) of a body from its ten standard parameters.
+
+    With ``I`` the inertia about the link-frame origin and ``h = m c`` the first moment::
+
+        J = [[Sigma, h],      Sigma = tr(I)/2 E - I = sum_k m_k r_k r_k^T
+             [h^T,   m]]
+
+    ``J = sum_k m_k [r_k; 1] [r_k; 1]^T`` is the matrix of second moments of the mass
+    distribution (``Sigma`` is its second-moment, or covariance-like, matrix about the origin).
+    A rigid body exists with these parameters (a non-negative mass density, point masses
+    included) if and only if ``J`` is positive semi-definite :cite:`wensing2018`; ``J >= 0`` is
+    equivalent to ``m >= 0`` together with the triangle inequalities of the principal moments
+    about the centre of mass. Positive definiteness of ``J`` is the strict version (``m > 0``,
+    strict triangle inequalities, hence a positive definite inertia about the centre of mass).
+    ``J`` is linear in the parameters, which makes ``J >= 0`` a linear matrix inequality.
+
+    Parameters
+    ----------
+    pi_j : array_like, shape (10,) or (..., 10)
+        ``[m, mx, my, mz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz]`` of one link (or a batch of links),
+        inertia about the link-frame origin (GUIDE order).
+
+    Returns
+    -------
+    numpy.ndarray, shape (4, 4) or (..., 4, 4)
+        Symmetric.
+
+    Raises
+    ------
+    ValueError
+        If the last axis is not of length 10, or an entry is NaN/inf.
+    TypeError
+        If ``pi_j`` is complex or not numeric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> # a point mass of 2 kg at (0.5, 0, 0): J = 2 [r; 1][r; 1]^T
+    >>> J = pseudo_inertia(link_params(2.0, [0.5, 0.0, 0.0], np.zeros(6)))
+    >>> J[[0, 0, 3], [0, 3, 3]].tolist(), bool(np.linalg.eigvalsh(J).min() > -1e-12)
+    ([0.5, 1.0, 2.0], True)
+    """
+    _reject_complex("pi_j", pi_j)
+    pi_j = as_array("pi_j", pi_j)
+    if pi_j.ndim == 0 or pi_j.shape[-1] != 10:
+        raise ValueError(
+            f"pi_j must have shape (10,) or (..., 10) = [m, mx, my, mz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz] "
+            f"of one link, got {pi_j.shape}"
+        )
+    I = inertia_matrix(pi_j[..., 4:10])
+    tr = np.trace(I, axis1=-2, axis2=-1)
+    J = np.zeros(pi_j.shape[:-1] + (4, 4))
+    J[..., :3, :3] = 0.5 * tr[..., None, None] * np.eye(3) - I
+    J[..., :3, 3] = pi_j[..., 1:4]
+    J[..., 3, :3] = pi_j[..., 1:4]
+    J[..., 3, 3] = pi_j[..., 0]
+    return J
+
+
+def pseudo_inertia_params(J: ArrayLike, tol: float = 1e-9) -> np.ndarray:
+    """Standard parameters of a body from its pseudo-inertia matrix (inverse of :func:`pseudo_inertia`).
+
+    ``m = J[3, 3]``, ``h = J[:3, 3]``, ``I = tr(Sigma) E - Sigma`` with ``Sigma = J[:3, :3]``.
+
+    Parameters
+    ----------
+    J : array_like, shape (4, 4) or (..., 4, 4)
+        Symmetric matrices.
+    tol : float, default 1e-9
+        Largest accepted asymmetry ``|J - J.T|`` relative to ``max(1, |J|)``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (10,) or (..., 10)
+        GUIDE order, inertia about the link-frame origin.
+
+    Raises
+    ------
+    ValueError
+        Wrong shape, NaN/inf, a matrix that is not symmetric, or a negative ``tol``.
+    TypeError
+        If ``J`` is complex or not numeric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pi = link_params(1.5, [0.1, -0.2, 0.3], [0.02, 0.03, 0.04, 0.001, 0.0, -0.002])
+    >>> bool(np.allclose(pseudo_inertia_params(pseudo_inertia(pi)), pi))
+    True
+    """
+    tol = check_nonnegative("tol", tol)
+    _reject_complex("J", J)
+    J = as_array("J", J)
+    if J.ndim < 2 or J.shape[-2:] != (4, 4):
+        raise ValueError(f"J must have shape (4, 4) or (..., 4, 4), got {J.shape}")
+    asym = float(np.abs(J - np.swapaxes(J, -1, -2)).max()) if J.size else 0.0
+    if asym > tol * max(1.0, float(np.abs(J).max()) if J.size else 1.0):
+        raise ValueError(f"J must be symmetric, got an asymmetry of {asym:.3g}")
+    S = 0.5 * (J[..., :3, :3] + np.swapaxes(J[..., :3, :3], -1, -2))
+    I = np.trace(S, axis1=-2, axis2=-1)[..., None, None] * np.eye(3) - S
+    h = 0.5 * (J[..., :3, 3] + J[..., 3, :3])
+    return np.concatenate([J[..., 3, 3][..., None], h, inertia_vector(I)], axis=-1)
+
+
+#: The conditions reported by :func:`consistency_report`, in the order they are checked.
+CONSISTENCY_CONDITIONS: tuple[str, ...] = ("mass", "positive definite", "triangle inequality", "pseudo-inertia")
+
+# round-off allowance of the eigenvalue test of J, relative to its 2-norm
+_J_ROUNDOFF = 64 * np.finfo(float).eps
+
+
+@dataclass(frozen=True)
+class ConsistencyReport:
+    """Which links of a parameter vector are physically consistent, and why not.
+
+    Returned by :func:`consistency_report` (and by ``is_physically_consistent(...,
+    explain=True)``). It is truthy exactly when every link is consistent.
+
+    Attributes
+    ----------
+    consistent : bool
+        Every link passes (i)-(iii) below: the same answer as :func:`is_physically_consistent`.
+    per_link : numpy.ndarray of bool, shape (n,)
+        One flag per link.
+    mass : numpy.ndarray, shape (n,)
+        ``m`` of each link (kg).
+    min_moment : numpy.ndarray, shape (n,)
+        Smallest principal moment of the inertia about the centre of mass (kg m^2); NaN where
+        ``m <= tol`` (no centre of mass).
+    triangle_margin : numpy.ndarray, shape (n,)
+        ``J1 + J2 - J3`` of the ascending principal moments about the centre of mass (kg m^2;
+        the triangle inequality holds when it is >= 0); NaN where ``m <= tol``.
+    min_eig_pseudo : numpy.ndarray, shape (n,)
+        Smallest eigenvalue of the pseudo-inertia ``J`` divided by its largest absolute
+        eigenvalue (dimensionless; 0 for a zero body). ``J >= 0`` holds when it is >=
+        ``-64 eps``.
+    failures : tuple of (int, str, str)
+        ``(link, condition, detail)`` for every failed condition of every inconsistent link;
+        ``link`` counts from 1, ``condition`` is one of :data:`CONSISTENCY_CONDITIONS`.
+    tol : float
+        The tolerance used.
+    """
+
+    consistent: bool
+    per_link: np.ndarray
+    mass: np.ndarray
+    min_moment: np.ndarray
+    triangle_margin: np.ndarray
+    min_eig_pseudo: np.ndarray
+    failures: tuple[tuple[int, str, str], ...]
+    tol: float
+
+    def __bool__(self) -> bool:
+        return bool(self.consistent)
+
+    @property
+    def reason(self) -> str:
+        """One line per failed condition, ``"link 2: mass: m = -0.3 kg <= tol 0"``; empty when consistent."""
+        return "\n".join(f"link {j}: {cond}: {detail}" for j, cond, detail in self.failures)
+
+    def __str__(self) -> str:
+        n = self.per_link.size
+        if self.consistent:
+            return f"physically consistent: all {n} link(s) pass (tol {self.tol:g})"
+        bad = ", ".join(str(j + 1) for j in np.flatnonzero(~self.per_link))
+        return f"not physically consistent: link(s) {bad} of {n} fail (tol {self.tol:g})\n" + self.reason
+
+
+def consistency_report(pi: ArrayLike, tol: float = 0.0) -> ConsistencyReport:
+    """Check every link of ``pi`` and say which link fails which condition.
+
+    A link is consistent (as in :func:`is_physically_consistent`) when
+
+    (i) ``mass``: ``m > tol``;
+    (ii) ``positive definite``: the inertia about the centre of mass,
+         ``I_C = I_O - m (|c|^2 E - c c^T)``, has its smallest eigenvalue ``> tol``;
+    (iii) ``triangle inequality``: its principal moments satisfy ``J1 + J2 >= J3 - tol``
+          (every mass distribution obeys ``J_a + J_b >= J_c``).
+
+    For an inconsistent link the report also tells whether (iv) ``pseudo-inertia``:
+    ``J(pi_j) >= 0`` (:func:`pseudo_inertia`) fails, to round-off. (iv) is the linear matrix
+    inequality equivalent to ``m >= 0`` and (iii) with ``tol = 0`` :cite:`wensing2018`; (i)-(iii)
+    add the strict margins a simulator needs (a positive mass, a non-singular inertia).
+
+    Parameters
+    ----------
+    pi : array_like, shape (10 n,)
+        Standard parameters (GUIDE order, inertia about the link origins).
+    tol : float, default 0.0
+        Non-negative margin of (i)-(iii), in kg for (i) and kg m^2 for (ii)-(iii).
+
+    Returns
+    -------
+    ConsistencyReport
+        Truthy when every link is consistent; ``failures`` and ``reason`` name the failing
+        links (from 1) and conditions.
+
+    Raises
+    ------
+    ValueError
+        Wrong shape, NaN/inf, negative ``tol``.
+    TypeError
+        Complex or non-numeric ``pi``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> good = link_params(1.0, [0.1, 0, 0], [0.02, 0.03, 0.04, 0, 0, 0])
+    >>> bad = link_params(1.0, [0.1, 0, 0], [0.01, 0.01, 0.05, 0, 0, 0])  # 0.01 + 0.01 < 0.05
+    >>> rep = consistency_report(np.r_[good, bad])
+    >>> bool(rep), rep.per_link.tolist()
+    (False, [True, False])
+    >>> [(j, cond) for j, cond, _ in rep.failures]
+    [(2, 'triangle inequality'), (2, 'pseudo-inertia')]
+    """
+    tol = check_nonnegative("tol", tol)
+    _reject_complex("pi", pi)
+    P = _link_blocks("pi", pi)
+    if P.ndim != 2:
+        raise ValueError(f"pi must have shape (10 n,), got {np.shape(pi)}")
+    n = P.shape[0]
+    m, h = P[:, 0], P[:, 1:4]
+    mass_ok = m > tol
+    c = h / np.where(mass_ok, m, 1.0)[:, None]
+    Ic = inertia_matrix(P[:, 4:10]) - _steiner(m, c)
+    moments = np.linalg.eigvalsh(Ic)  # ascending principal moments
+    min_moment = np.where(mass_ok, moments[:, 0], np.nan)
+    tri = np.where(mass_ok, moments[:, 0] + moments[:, 1] - moments[:, 2], np.nan)
+    pd_ok = mass_ok & (moments[:, 0] > tol)
+    tri_ok = mass_ok & (moments[:, 0] + moments[:, 1] - moments[:, 2] >= -tol)
+    ok = mass_ok & pd_ok & tri_ok
+    lam = np.linalg.eigvalsh(pseudo_inertia(P))
+    top = np.abs(lam).max(axis=1)
+    min_eig = np.where(top > 0, lam[:, 0] / np.where(top > 0, top, 1.0), 0.0)
+    failures = []
+    for j in map(int, np.flatnonzero(~ok)):
+        if not mass_ok[j]:
+            failures.append((j + 1, "mass", f"m = {m[j]:.4g} kg <= tol {tol:g}"))
+        else:
+            if not pd_ok[j]:
+                failures.append(
+                    (j + 1, "positive definite", f"smallest principal moment about the centre of mass "
+                     f"{min_moment[j]:.4g} kg m^2 <= tol {tol:g}")
+                )
+            if not tri_ok[j]:
+                J1, J2, J3 = moments[j]
+                failures.append(
+                    (j + 1, "triangle inequality", f"J1 + J2 - J3 = {J1:.4g} + {J2:.4g} - {J3:.4g} = "
+                     f"{tri[j]:.4g} kg m^2 < -tol {tol:g}")
+                )
+        if min_eig[j] < -_J_ROUNDOFF:
+            failures.append(
+                (j + 1, "pseudo-inertia", f"J is not positive semi-definite: smallest eigenvalue "
+                 f"{lam[j, 0]:.4g} ({min_eig[j]:.3g} of the largest)")
+            )
+    return ConsistencyReport(
+        consistent=bool(np.all(ok)), per_link=ok, mass=m.copy(), min_moment=min_moment,
+        triangle_margin=tri, min_eig_pseudo=min_eig, failures=tuple(failures), tol=tol,
+    )
+
+
+def nearest_consistent(pi: ArrayLike, *, margin: float = 0.0, length: ArrayLike = 1.0) -> np.ndarray:
+    """The nearest physically consistent parameters: each link's pseudo-inertia projected on ``J >= 0``.
+
+    Metric. Link by link, the result minimises the Frobenius distance of the scaled
+    pseudo-inertias, ``|| D (J(pi_j') - J(pi_j)) D ||_F`` with ``D = diag(1/L, 1/L, 1/L, 1)``
+    and ``L = length`` of that link: lengths are measured in units of ``L``, so every entry
+    of ``D J D`` is in kg and the mass, first moment and second moment enter alike. The
+    minimiser is the eigenvalue clipping ``V max(lambda, margin) V^T`` of ``D J D`` (the
+    Frobenius-nearest matrix in ``{X >= margin E}`` :cite:`higham1988`). Links already satisfying
+    ``D J D >= margin E`` are returned unchanged.
+
+    This is a projection of the standard parameters only: it does **not** keep the torques of
+    the robot (its base parameters) unchanged. To make a simulable robot from an identified
+    model that keeps the fit, use :func:`robidlib.estimation.physical_ls`, which searches the
+    consistent sets among those the data cannot tell apart.
+
+    Parameters
+    ----------
+    pi : array_like, shape (10 n,)
+        Standard parameters (GUIDE order), possibly inconsistent (e.g. an OLS estimate).
+    margin : float, default 0.0
+        Smallest eigenvalue of ``D J D`` in the result, kg (>= 0). With ``margin > 0`` every
+        link is strictly consistent: ``m >= margin`` and a positive definite inertia about the
+        centre of mass, so :func:`is_physically_consistent` accepts it; with 0 a link can end on
+        the boundary (a zero eigenvalue: a flat or massless body).
+    length : float or array_like, shape (n,), default 1.0
+        Length scale ``L`` of each link, m (> 0): the size of the link is a good choice.
+
+    Returns
+    -------
+    numpy.ndarray, shape (10 n,)
+
+    Raises
+    ------
+    ValueError
+        Wrong shape, NaN/inf, negative ``margin``, non-positive or misshaped ``length``.
+    TypeError
+        Complex or non-numeric input.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bad = link_params(1.0, [0.1, 0, 0], [0.01, 0.01, 0.05, 0, 0, 0])  # triangle fails
+    >>> fixed = nearest_consistent(bad, margin=1e-6, length=0.2)
+    >>> is_physically_consistent(bad), is_physically_consistent(fixed)
+    (False, True)
+    >>> float(np.round(fixed[0], 3))  # the mass hardly moves
+    1.0
+    """
+    margin = check_nonnegative("margin", margin)
+    _reject_complex("pi", pi)
+    _reject_complex("length", length)
+    P = _link_blocks("pi", pi)
+    if P.ndim != 2:
+        raise ValueError(f"pi must have shape (10 n,), got {np.shape(pi)}")
+    n = P.shape[0]
+    L = as_array("length", length)
+    if L.ndim == 0:
+        L = np.full(n, float(L))
+    if L.shape != (n,):
+        raise ValueError(f"length must be a scalar or have shape ({n},) (one per link), got {L.shape}")
+    if np.any(L <= 0):
+        raise ValueError(f"length must be > 0 (metres), got {L.tolist()}")
+    out = P.copy()
+    d = np.ones((n, 4))
+    d[:, :3] = 1.0 / L[:, None]
+    Js = pseudo_inertia(P) * d[:, :, None] * d[:, None, :]
+    lam, V = np.linalg.eigh(Js)
+    for j in np.flatnonzero(lam[:, 0] < margin):
+        Jp = (V[j] * np.maximum(lam[j], margin)) @ V[j].T
+        out[j] = pseudo_inertia_params((Jp + Jp.T) / 2 / d[j][:, None] / d[j][None, :])
+    return out.reshape(np.shape(pi))
+
+
+__all__ += [
+    "pseudo_inertia",
+    "pseudo_inertia_params",
+    "CONSISTENCY_CONDITIONS",
+    "ConsistencyReport",
+    "consistency_report",
+    "nearest_consistent",
+]

@@ -31,8 +31,8 @@ LAYERS = [
     {"benchmark"},
     {"multibody"},
     {"models", "datasets"},
-    {"pipeline"},
-    {"plotting"},
+    {"identification"},
+    {"plotting", "book"},
     {"checks"},
 ]
 RANK = {name: k for k, layer in enumerate(LAYERS) for name in layer}

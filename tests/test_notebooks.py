@@ -1,4 +1,5 @@
-"""Notebook hygiene: listed in the TOC, committed without outputs, python3 kernel."""
+"""Notebook hygiene: listed in the TOC, committed without outputs, python3 kernel, claims pinned
+in hidden cells, code lines that fit the page, exercises the student edition can use."""
 from pathlib import Path
 
 import nbformat
@@ -7,6 +8,10 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
+
+
+def _tags(cell):
+    return set(cell.metadata.get("tags", []))
 
 
 def _toc_files():
@@ -51,20 +56,49 @@ def test_python3_kernel_and_valid(path):
     assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith("# ")
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_every_chapter_asserts_its_claims(path):
+HIDDEN = {"remove-cell", "remove-input"}
+MAX_LINE = 88
+
+
+def _code_cells(path):
     nb = nbformat.read(path, as_version=4)
-    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-    assert code.count("assert ") >= 3, f"{path.name} asserts fewer than 3 claims"
+    return [(c.get("id", f"#{i}"), c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_chapter_pins_its_claims_in_hidden_cells(path):
+    """The assertions that pin the chapter's claims run in cells the site does not show."""
+    pins = sum(
+        line.lstrip().startswith("assert ")
+        for _, c in _code_cells(path) if HIDDEN & _tags(c)
+        for line in c.source.splitlines()
+    )
+    assert pins >= 3, f"{path.name} pins fewer than 3 claims in hidden (remove-cell) cells"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_bare_assert_in_a_reader_facing_cell(path):
+    bad = [cid for cid, c in _code_cells(path) if not HIDDEN & _tags(c)
+           and any(line.lstrip().startswith("assert ") for line in c.source.splitlines())]
+    assert not bad, f"{path.name}: cells {bad} show `assert` lines to the reader; move them to a remove-cell cell"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_glue_only_in_hidden_cells(path):
+    bad = [cid for cid, c in _code_cells(path) if not HIDDEN & _tags(c) and "glue(" in c.source]
+    assert not bad, f"{path.name}: cells {bad} call glue() where the reader sees it; glue in the hidden pin cell"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_code_lines_fit_the_page(path):
+    long = [(cid, n + 1) for cid, c in _code_cells(path) for n, line in enumerate(c.source.splitlines()) if len(line) > MAX_LINE]
+    assert not long, f"{path.name}: code lines longer than {MAX_LINE} characters (cell, line): {long}"
 
 
 def test_toc_files_exist():
     for f in _toc_files():
         assert any((ROOT / f"{f}{ext}").exists() for ext in (".md", ".ipynb")), f"_toc.yml lists missing {f}"
 
-
-def _tags(cell):
-    return set(cell.metadata.get("tags", []))
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -62,8 +62,8 @@ def test_student_pages_have_prompts_but_no_solutions(site, student_site):
             assert _text(ex).strip()[:60] in stud_text
 
 
-def test_student_notebooks_zip_has_every_chapter():
-    archive = STUDENT / "student-notebooks.zip"
+def test_student_bundle_has_every_chapter_readme_requirements_and_wheel():
+    archive = STUDENT / "student-bundle.zip"
     if not archive.exists():
         if os.environ.get("ROBIDLIB_REQUIRE_SITE"):
             pytest.fail(f"{archive} missing: run `make student`")
@@ -73,4 +73,14 @@ def test_student_notebooks_zip_has_every_chapter():
     import yaml
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     listed = [c["file"] for part in toc["parts"] for c in part["chapters"] if c["file"].startswith("chapters/")]
-    assert sorted(names) == sorted(f"{f}.ipynb" for f in listed)
+    top = "robot-dynamic-identification-student/"
+    assert sorted(n for n in names if n.endswith(".ipynb")) == sorted(f"{top}{f}.ipynb" for f in listed)
+    assert {top + "README.md", top + "requirements.txt"} <= set(names)
+    assert len([n for n in names if n.startswith(top + "robidlib-") and n.endswith(".whl")]) == 1
+
+
+def test_student_site_launch_buttons_open_the_student_branch(student_site):
+    html = (student_site / "chapters" / "01_pendulum.html").read_text(encoding="utf-8")
+    assert "/v2/gh/" in html and "/student?urlpath=lab/tree/chapters/01_pendulum.ipynb" in html
+    assert "/blob/student/chapters/01_pendulum.ipynb" in html          # Colab (GitHub)
+    assert "/blob/main/chapters/01_pendulum.ipynb" not in html

@@ -1,0 +1,353 @@
+"""Base-parameter estimates: OLS, WLS with per-joint weights, essential parameters.
+
+:func:`identify` fits the base parameters of a :class:`~robidlib.identification.model.DriveModel`
+to :class:`~robidlib.identification.preprocess.IdentificationData`:
+
+* **OLS** on the stacked base regressor ``W_b`` (:func:`robidlib.estimation.ols`);
+* **WLS** :cite:`gautier2001`: the equations of joint ``j`` are divided by the standard
+  deviation of that joint's error, ``sigma_j^2 = ||y_j - W_j x_j||^2 / (r_j - c_j)``, where
+  ``x_j`` is the least-squares solution of joint ``j``'s own ``r_j`` equations and ``c_j`` the
+  rank of their regressor; the covariance is that of the weighted problem;
+* **essential parameters** :cite:`pham1991`: starting from the base parameters, the
+  parameter with the largest relative standard deviation is removed and the WLS problem
+  solved again (same weights), until the largest relative standard deviation is below
+  ``ratio_essential`` times the smallest -- the parameters that matter, with a better
+  conditioned regressor and a residual that barely grows;
+* **physically consistent** estimate: a hook. :func:`identify` calls ``physical(problem)``
+  with a :class:`PhysicalProblem` (the weighted regressor of *all* the model's parameters,
+  not the base ones, so that per-link constraints can be written) and stores what it returns;
+  pass e.g. a wrapper of ``robidlib.estimation.physical_ls``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+import numpy as np
+
+from ..base import BaseParameters
+from ..estimation import Estimate, ols
+from .model import DriveModel
+from .preprocess import IdentificationData
+
+__all__ = ["IdentificationResult", "PhysicalProblem", "identify", "joint_sigmas", "essential_parameters"]
+
+
+@dataclass(frozen=True, eq=False)
+class PhysicalProblem:
+    """What a physically consistent estimator is given by :func:`identify`.
+
+    Attributes
+    ----------
+    W : numpy.ndarray, shape (rows, p)
+        Regressor of all the model's parameters (``model.names`` order), each row divided by
+        its joint's ``sigma_j`` (the WLS weighting).
+    y : numpy.ndarray, shape (rows,)
+        Weighted torques.
+    joint : numpy.ndarray of int, shape (rows,)
+    sigma_joint : numpy.ndarray, shape (n,)
+    model : DriveModel
+        ``model.blocks["inertial"]`` are the ``10 n`` standard parameters of the links
+        (10 per link, GUIDE order); the rest are friction, offsets and rotor inertias.
+    base : BaseParameters
+    wls : Estimate
+        The WLS estimate of the base parameters (a starting point or a check).
+    prior : numpy.ndarray, shape (p,)
+        The CAD values (``model.pack()``: the URDF's inertial parameters, zero elsewhere).
+    """
+
+    W: np.ndarray
+    y: np.ndarray
+    joint: np.ndarray
+    sigma_joint: np.ndarray
+    model: DriveModel
+    base: BaseParameters
+    wls: Estimate
+    prior: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class IdentificationResult:
+    """Result of :func:`identify`.
+
+    Attributes
+    ----------
+    base : BaseParameters
+        Regrouping of the model's columns (names ``ZZ1R, MX2R, FV1, ...``).
+    ols, wls : Estimate
+        Estimates of all the base parameters (``cond`` of the raw and of the weighted
+        base regressor).
+    essential, essential_ols : Estimate
+        WLS (and OLS) estimates of the essential parameters.
+    essential_index : numpy.ndarray of int
+        Positions of the essential parameters among the base parameters.
+    essential_history : tuple of dict
+        One entry per removal: ``name``, ``rel_std`` (%) and the ``ratio`` max/min before it.
+    sigma_joint : numpy.ndarray, shape (n,)
+        Per-joint error standard deviations used by WLS (N m).
+    rows_per_joint : numpy.ndarray of int, shape (n,)
+    physical : object or None
+        What the ``physical`` hook returned.
+    timings : dict
+        Seconds of the ``ols``, ``wls`` and ``essential`` stages.
+    """
+
+    base: BaseParameters
+    ols: Estimate
+    wls: Estimate
+    essential: Estimate
+    essential_ols: Estimate
+    essential_index: np.ndarray
+    essential_history: tuple
+    sigma_joint: np.ndarray
+    rows_per_joint: np.ndarray
+    model: DriveModel = field(repr=False)
+    physical: Any = None
+    timings: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Names of the base parameters."""
+        return self.base.base_names
+
+    def estimate(self, which: str) -> Estimate:
+        """The estimate ``'ols'``, ``'wls'``, ``'essential'`` or ``'essential_ols'``.
+
+        Raises
+        ------
+        ValueError
+            Another name.
+        """
+        if which not in ("ols", "wls", "essential", "essential_ols"):
+            raise ValueError(f"unknown estimate {which!r}; expected 'ols', 'wls', 'essential' or 'essential_ols'")
+        return getattr(self, which)
+
+    def full_base_vector(self, which: str = "wls") -> np.ndarray:
+        """Estimate ``which`` as a vector of all base parameters (removed essentials are 0)."""
+        est = self.estimate(which)
+        if which.startswith("essential"):
+            x = np.zeros(self.base.rank)
+            x[self.essential_index] = est.params
+            return x
+        return est.params.copy()
+
+    def predict(self, data: IdentificationData, which: str = "wls") -> np.ndarray:
+        """Torques predicted by estimate ``which`` on every sample of ``data``, shape (M, n).
+
+        Raises
+        ------
+        ValueError
+            Unknown ``which``; data of another model.
+        """
+        if data.Y.shape[2] != self.base.n_params:
+            raise ValueError(f"data has {data.Y.shape[2]} columns but the model has {self.base.n_params}")
+        return self.base.reduce(data.Y) @ self.full_base_vector(which)
+
+
+def joint_sigmas(W: np.ndarray, y: np.ndarray, joint: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-joint error standard deviations from each joint's own least-squares fit.
+
+    ``sigma_j^2 = ||y_j - W_j x_j||^2 / (r_j - c_j)`` with ``x_j`` the least-squares solution
+    of the ``r_j`` rows of joint ``j`` and ``c_j`` the rank of ``W_j`` (its columns that are
+    zero in those rows do not count) :cite:`gautier2001`.
+
+    Parameters
+    ----------
+    W : numpy.ndarray, shape (rows, k)
+    y : numpy.ndarray, shape (rows,)
+    joint : numpy.ndarray of int, shape (rows,)
+        Joint index of each row, in ``[0, n)``.
+    n : int
+
+    Returns
+    -------
+    sigma : numpy.ndarray, shape (n,)
+    rows : numpy.ndarray of int, shape (n,)
+
+    Raises
+    ------
+    ValueError
+        A joint with no more rows than the rank of its regressor, or a zero residual.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> W = rng.normal(size=(4000, 2)); joint = np.tile([0, 1], 2000)
+    >>> y = W @ [1.0, 2.0] + np.where(joint == 0, 0.1, 1.0) * rng.normal(size=4000)
+    >>> np.round(joint_sigmas(W, y, joint, 2)[0], 1)
+    array([0.1, 1. ])
+    """
+    sigma, rows = np.zeros(n), np.zeros(n, dtype=int)
+    for j in range(n):
+        m = joint == j
+        Wj, yj = W[m], y[m]
+        rows[j] = Wj.shape[0]
+        if rows[j] == 0:
+            raise ValueError(f"joint {j + 1} has no equation left to estimate its error standard deviation")
+        xj, _, rank, _ = np.linalg.lstsq(Wj, yj, rcond=None)
+        dof = rows[j] - rank
+        if dof <= 0:
+            raise ValueError(f"joint {j + 1} has {rows[j]} equations for a regressor of rank {rank}: no residual left")
+        res = yj - Wj @ xj
+        sigma[j] = np.sqrt(res @ res / dof)
+        if sigma[j] == 0:
+            raise ValueError(f"joint {j + 1} is fitted exactly (zero residual): its weight is undefined")
+    return sigma, rows
+
+
+def _relabel(est: Estimate, method: str, **info: Any) -> Estimate:
+    return replace(est, method=method, info={**est.info, **info})
+
+
+def essential_parameters(
+    W: np.ndarray, y: np.ndarray, names: tuple[str, ...], ratio: float
+) -> tuple[np.ndarray, Estimate, tuple]:
+    """Iteratively remove the parameter of largest relative standard deviation.
+
+    Parameters
+    ----------
+    W : numpy.ndarray, shape (rows, k)
+        A (weighted) full-rank regressor.
+    y : numpy.ndarray, shape (rows,)
+    names : tuple of str, length k
+    ratio : float
+        Stop when ``max(rel_std) < ratio * min(rel_std)``.
+
+    Returns
+    -------
+    index : numpy.ndarray of int
+        Columns kept.
+    estimate : Estimate
+        Least squares on the kept columns.
+    history : tuple of dict
+        ``{"name", "rel_std", "ratio"}`` of each removed parameter.
+
+    Raises
+    ------
+    ValueError
+        A rank-deficient ``W`` (see :func:`robidlib.estimation.ols`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> W = rng.normal(size=(500, 3))
+    >>> y = W @ [1.0, 2.0, 1e-3] + 0.1 * rng.normal(size=500)     # the third hardly matters
+    >>> idx, est, hist = essential_parameters(W, y, ("a", "b", "c"), ratio=30.0)
+    >>> idx.tolist(), [h["name"] for h in hist]
+    ([0, 1], ['c'])
+    """
+    keep = np.arange(W.shape[1])
+    history = []
+    while True:
+        est = ols(W[:, keep], y, names=[names[i] for i in keep])
+        rel = est.rel_std
+        worst = int(np.argmax(rel))
+        r = float(rel.max() / rel.min()) if rel.min() > 0 else np.inf
+        if r < ratio or keep.size == 1:
+            return keep, est, tuple(history)
+        history.append({"name": names[keep[worst]], "rel_std": float(rel[worst]), "ratio": r})
+        keep = np.delete(keep, worst)
+
+
+def identify(
+    data: IdentificationData,
+    *,
+    base: BaseParameters | None = None,
+    ratio_essential: float | None = None,
+    physical: Callable[[PhysicalProblem], Any] | None = None,
+) -> IdentificationResult:
+    """OLS, WLS and essential estimates of the base parameters (and an optional physical one).
+
+    Parameters
+    ----------
+    data : IdentificationData
+        From :func:`~robidlib.identification.preprocess.prepare` (or a part of it, see
+        :func:`~robidlib.identification.preprocess.split`); its ``keep`` mask selects the
+        equations.
+    base : BaseParameters, optional
+        Default ``data.model.base_parameters()`` (QR regrouping on random states).
+    ratio_essential : float, optional
+        Default ``data.settings.ratio_essential``.
+    physical : callable, optional
+        ``physical(problem: PhysicalProblem) -> object``; its result is stored in
+        ``IdentificationResult.physical``.
+
+    Returns
+    -------
+    IdentificationResult
+
+    Raises
+    ------
+    ValueError
+        A base regressor that the data do not excite (rank deficient), a joint without
+        equations, a ``ratio_essential`` not above 1.
+    TypeError
+        ``data`` not IdentificationData, ``physical`` not callable.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.identification import DriveModel, Settings, prepare
+    >>> from robidlib.models import planar_2r
+    >>> model = DriveModel(planar_2r(), offset=False)
+    >>> t = np.arange(25000) * 2e-4
+    >>> w = np.array([[1.1, 2.3, 3.7], [1.7, 2.9, 4.3]])
+    >>> q = np.stack([np.sin(np.outer(t, w[j])).sum(1) for j in range(2)], 1) * 0.3
+    >>> x = model.pack(friction=[[0.5, 0.2], [0.3, 0.1]], rotor=[0.05, 0.02])
+    >>> tau = model.torques(q, np.gradient(q, 2e-4, axis=0),
+    ...                     np.gradient(np.gradient(q, 2e-4, axis=0), 2e-4, axis=0), x)
+    >>> res = identify(prepare(t, q, tau, model, Settings(ts=2e-4)))
+    >>> bool(np.allclose(res.ols.params, res.base.beta(x), rtol=1e-2, atol=1e-3))
+    True
+    """
+    if not isinstance(data, IdentificationData):
+        raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
+    if physical is not None and not callable(physical):
+        raise TypeError(f"physical must be a callable taking a PhysicalProblem, got {type(physical).__name__}")
+    model = data.model
+    if base is None:
+        base = model.base_parameters()
+    if not isinstance(base, BaseParameters) or base.n_params != model.p:
+        raise ValueError(f"base must be the BaseParameters of the model's {model.p} columns")
+    ratio = data.settings.ratio_essential if ratio_essential is None else float(ratio_essential)
+    if not ratio > 1:
+        raise ValueError(f"ratio_essential must be > 1, got {ratio}")
+    names = base.base_names
+    timings: dict[str, float] = {}
+
+    tic = time.perf_counter()
+    W, y, joint = data.stack(base.independent)
+    est_ols = ols(W, y, names=names)
+    timings["ols"] = time.perf_counter() - tic
+
+    tic = time.perf_counter()
+    sigma, rows = joint_sigmas(W, y, joint, model.n)
+    scale = 1.0 / sigma[joint]
+    Ww, yw = W * scale[:, None], y * scale
+    est_wls = _relabel(ols(Ww, yw, names=names), "wls", sigma_joint=sigma, n_joints=model.n)
+    timings["wls"] = time.perf_counter() - tic
+
+    tic = time.perf_counter()
+    idx, est_ess, history = essential_parameters(Ww, yw, names, ratio)
+    est_ess = _relabel(est_ess, "wls-essential", sigma_joint=sigma)
+    ess_ols = _relabel(ols(W[:, idx], y, names=[names[i] for i in idx]), "ols-essential")
+    timings["essential"] = time.perf_counter() - tic
+
+    phys = None
+    if physical is not None:
+        tic = time.perf_counter()
+        Wf, yf, jf = data.stack()
+        s = 1.0 / sigma[jf]
+        problem = PhysicalProblem(W=Wf * s[:, None], y=yf * s, joint=jf, sigma_joint=sigma, model=model,
+                                  base=base, wls=est_wls, prior=model.pack())
+        phys = physical(problem)
+        timings["physical"] = time.perf_counter() - tic
+    return IdentificationResult(
+        base=base, ols=est_ols, wls=est_wls, essential=est_ess, essential_ols=ess_ols, essential_index=idx,
+        essential_history=history, sigma_joint=sigma, rows_per_joint=rows, model=model, physical=phys,
+        timings=timings,
+    )

@@ -1,0 +1,547 @@
+"""From raw logs to identification data: filter, differentiate, regress, decimate.
+
+:func:`prepare` runs the measurement pipeline of Gautier's identification practice
+(chapter 3) on time-stamped motor positions and torque (or current) signals:
+
+1. **motor to joint**: ``q = R^-1 q_motor + offsets``, ``tau = R^T K_t signal``
+   (:class:`~robidlib.identification.drives.Transmission`);
+2. **low-pass** the positions with a zero-phase Butterworth filter
+   (:func:`robidlib.signals.lowpass`: no lag between the positions and the torques) and
+   **differentiate** them twice by central differences (:func:`robidlib.signals.differentiate`);
+   the ``trim`` samples at both ends, disturbed by the filter's edges, are dropped;
+3. the **regressor** at the full sampling rate (:meth:`DriveModel.regressor`);
+4. **parallel decimation** :cite:`gautier1997`: every regressor column and every torque is
+   low-pass filtered and resampled by the same zero-phase filter
+   (``scipy.signal.decimate``, Chebyshev type I, order 8, forward-backward), stage by stage
+   (``decimation=(10, 10)``: 5 kHz -> 500 Hz -> 50 Hz). Filtering ``W`` and ``tau`` alike
+   keeps ``tau = W x`` exact while it removes the torque ripple and noise above the rigid
+   model's bandwidth; this is done *after* building the regressor because the regressor is
+   non-linear in ``q`` and ``qd``: decimating the positions first would alias;
+5. samples of joint ``j`` with ``|qd_j|`` below ``velocity_threshold[j]`` are flagged
+   (``keep[:, j]``) and left out of joint ``j``'s equations: the Coulomb term ``sign(qd_j)`` is
+   discontinuous there and the decimation filter smears the jump.
+
+:func:`split` cuts the decimated record in time into a fitting and a validation part.
+"""
+
+from __future__ import annotations
+
+import numbers
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import scipy.signal
+from numpy.typing import ArrayLike
+
+from .._validate import as_array, check_positive
+from ..signals import differentiate, lowpass
+from .model import DriveModel
+
+__all__ = ["Settings", "IdentificationData", "prepare", "parallel_decimate", "split"]
+
+_CHUNK = 4096   # samples per regressor evaluation in prepare
+
+
+def _int(name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if int(value) < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+@dataclass(frozen=True, eq=False)
+class Settings:
+    """Settings of the identification pipeline.
+
+    Attributes
+    ----------
+    ts : float
+        Sampling period of the logs, s.
+    cutoff : float, default 100.0
+        Cut-off of the zero-phase Butterworth low-pass on the positions, Hz.
+    filter_order : int, default 4
+        Order of that filter (doubled by the forward-backward pass).
+    trim : int, optional
+        Samples dropped at each end after filtering and differentiation, where the
+        zero-phase filter's start-up transients corrupt the derivatives. Default (None):
+        ``ceil(5 fs / cutoff)`` (50 ms at 100 Hz; the transient of a record that starts in
+        motion has decayed to about 1e-4 of the accelerations by then). A record that starts
+        and ends at rest needs fewer (FIGAROH trims 20 samples of the TX40's).
+    decimation : tuple of int, default (10, 10)
+        Factors of the successive ``scipy.signal.decimate`` stages (each <= 13, as scipy
+        recommends for its IIR filter); ``()`` keeps the full rate.
+    velocity_threshold : numpy.ndarray, shape (n,), optional
+        ``|qd_j|`` (rad/s or m/s) below which joint ``j``'s equations are dropped; default
+        (None) 1 % of the robot's velocity limits (FIGAROH's ``dq_lim_def`` of the TX40 is 1 % of its speed limits).
+    ratio_essential : float, default 30.0
+        Essential parameters: stop removing parameters once the largest relative standard
+        deviation is below ``ratio_essential`` times the smallest.
+    joint_offsets : numpy.ndarray, shape (n,), optional
+        Added to the joint positions after the motor-to-joint transform (calibration of
+        the model's zero); default zeros.
+    window : tuple of float, optional
+        ``(start, end)`` in s: the part of the record kept after filtering (e.g. the part
+        where the arm moves); default the whole record.
+
+    Raises
+    ------
+    ValueError
+        Non-positive or non-finite values, a cut-off at or above the Nyquist frequency, a
+        decimation factor outside ``[2, 13]``, negative thresholds.
+    TypeError
+        Integers given as floats (``trim``, ``filter_order``, ``decimation``).
+
+    Examples
+    --------
+    >>> s = Settings(ts=0.0002)
+    >>> s.fs, s.decimated_rate, s.cutoff
+    (5000.0, 50.0, 100.0)
+    """
+
+    ts: float
+    cutoff: float = 100.0
+    filter_order: int = 4
+    trim: int | None = None
+    decimation: tuple[int, ...] = (10, 10)
+    velocity_threshold: np.ndarray | None = None
+    ratio_essential: float = 30.0
+    joint_offsets: np.ndarray | None = None
+    window: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "ts", check_positive("ts", self.ts))
+        set_(self, "cutoff", check_positive("cutoff", self.cutoff))
+        if self.cutoff >= 0.5 / self.ts:
+            raise ValueError(
+                f"cutoff must be below the Nyquist frequency 1/(2 ts) = {0.5 / self.ts:g} Hz, got {self.cutoff:g} Hz"
+            )
+        set_(self, "filter_order", _int("filter_order", self.filter_order, 1))
+        if self.trim is not None:
+            set_(self, "trim", _int("trim", self.trim, 0))
+        if isinstance(self.decimation, (numbers.Integral, str)):
+            raise TypeError(f"decimation must be a sequence of ints such as (10, 10), got {self.decimation!r}")
+        dec = tuple(_int("decimation factor", f, 2) for f in self.decimation)
+        if any(f > 13 for f in dec):
+            raise ValueError(f"decimation factors must be <= 13 (split a larger one into stages), got {dec}")
+        set_(self, "decimation", dec)
+        set_(self, "ratio_essential", check_positive("ratio_essential", self.ratio_essential))
+        if self.ratio_essential <= 1:
+            raise ValueError(f"ratio_essential must be > 1 (a ratio of relative stds), got {self.ratio_essential}")
+        for name in ("velocity_threshold", "joint_offsets"):
+            value = getattr(self, name)
+            if value is not None:
+                arr = as_array(name, value, ndim=1).copy()
+                if name == "velocity_threshold" and np.any(arr < 0):
+                    raise ValueError(f"velocity_threshold must be >= 0, got {arr.tolist()}")
+                arr.setflags(write=False)
+                set_(self, name, arr)
+        if self.window is not None:
+            w = as_array("window", self.window, shape=(2,))
+            if not w[0] < w[1]:
+                raise ValueError(f"window must be (start, end) with start < end, got {tuple(w.tolist())}")
+            set_(self, "window", (float(w[0]), float(w[1])))
+
+    @property
+    def fs(self) -> float:
+        """Sampling frequency of the logs, Hz."""
+        return 1.0 / self.ts
+
+    @property
+    def trim_samples(self) -> int:
+        """Samples dropped at each end: ``trim``, or ``ceil(5 fs / cutoff)`` by default."""
+        return int(np.ceil(5.0 * self.fs / self.cutoff)) if self.trim is None else self.trim
+
+    @property
+    def decimated_rate(self) -> float:
+        """Sampling frequency after decimation, Hz."""
+        return self.fs / float(np.prod(self.decimation, dtype=float))
+
+    @classmethod
+    def from_figaroh(cls, config: Mapping[str, Any], joint_offsets: ArrayLike | None = None, **overrides: Any) -> "Settings":
+        """Settings from a FIGAROH identification YAML (already parsed).
+
+        Reads ``ts`` and ``cut_off_frequency_butterworth`` (processing_params),
+        ``dq_lim_def`` and ``ratio_essential`` (robot_params); the filter order 4, the 20
+        trimmed samples (``trim=20``) and the decimation by 10 twice are those of FIGAROH's
+        TX40 script.
+
+        Parameters
+        ----------
+        config : mapping
+            The whole YAML (with an ``identification`` key) or its ``identification`` part.
+        joint_offsets : array_like, shape (n,), optional
+        **overrides
+            Any other field of :class:`Settings`.
+
+        Returns
+        -------
+        Settings
+
+        Raises
+        ------
+        ValueError
+            A missing entry (named in the message) or a bad value.
+
+        Examples
+        --------
+        >>> from robidlib.datasets import staubli_tx40
+        >>> s = Settings.from_figaroh(staubli_tx40().settings)
+        >>> s.ts, s.cutoff, s.ratio_essential, s.velocity_threshold.round(3).tolist()
+        (0.0002, 100.0, 30.0, [0.05, 0.05, 0.075, 0.072, 0.056, 0.122])
+        """
+        ident = config.get("identification", config) if isinstance(config, Mapping) else None
+        if not isinstance(ident, Mapping):
+            raise ValueError(f"config must be a FIGAROH settings mapping, got {type(config).__name__}")
+
+        def section(name: str) -> Mapping[str, Any]:
+            value = ident.get(name)
+            if isinstance(value, list) and value:
+                value = value[0]
+            if not isinstance(value, Mapping):
+                raise ValueError(f"FIGAROH config: section {name!r} is missing")
+            return value
+
+        pp, rp = section("processing_params"), section("robot_params")
+        try:
+            kw: dict[str, Any] = dict(
+                ts=float(pp["ts"]),
+                cutoff=float(pp["cut_off_frequency_butterworth"]),
+                velocity_threshold=np.asarray([float(v) for v in rp["dq_lim_def"]]),
+                ratio_essential=float(rp["ratio_essential"]),
+                filter_order=4,
+                trim=20,
+                decimation=(10, 10),
+            )
+        except KeyError as exc:
+            raise ValueError(f"FIGAROH config: entry {exc.args[0]!r} is missing") from None
+        if joint_offsets is not None:
+            kw["joint_offsets"] = joint_offsets
+        kw.update(overrides)
+        return cls(**kw)
+
+
+@dataclass(frozen=True, eq=False)
+class IdentificationData:
+    """Decimated identification data, ready to stack.
+
+    Attributes
+    ----------
+    t : numpy.ndarray, shape (M,)
+        Times of the decimated samples, s.
+    q, qd, qdd : numpy.ndarray, shape (M, n)
+        Filtered joint positions, velocities, accelerations, parallel-decimated like ``Y``.
+    tau : numpy.ndarray, shape (M, n)
+        Joint torques, parallel-decimated.
+    Y : numpy.ndarray, shape (M, n, p)
+        The model's regressor, computed at the full rate and parallel-decimated.
+    keep : numpy.ndarray of bool, shape (M, n)
+        Equations used for fitting: ``|qd_j| >= velocity_threshold[j]``.
+    model : DriveModel
+    settings : Settings
+    timings : dict
+        Seconds spent in each stage (``filter``, ``regressor``, ``decimate``).
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau: np.ndarray
+    Y: np.ndarray
+    keep: np.ndarray
+    model: DriveModel = field(repr=False)
+    settings: Settings = field(repr=False)
+    timings: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def n_samples(self) -> int:
+        """Number of decimated samples M."""
+        return int(self.t.size)
+
+    def stack(self, columns: ArrayLike | None = None, use_keep: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Stack the kept equations: ``W`` (rows, k), ``y`` (rows,), ``joint`` (rows,).
+
+        Rows are sample-major (sample ``k``'s kept joints, then sample ``k + 1``'s); ``joint``
+        gives each row's joint index (0-based).
+
+        Parameters
+        ----------
+        columns : array_like of int, optional
+            Columns of ``Y`` to keep (e.g. ``base.independent``); default all.
+        use_keep : bool, default True
+            Leave out the equations near zero velocity (``keep``); False stacks them all.
+
+        Returns
+        -------
+        W, y, joint : numpy.ndarray
+
+        Raises
+        ------
+        ValueError
+            Column indices out of range, or no equation left.
+        """
+        Y = self.Y
+        if columns is not None:
+            idx = np.asarray(columns)
+            if idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer):
+                raise ValueError(f"columns must be a non-empty 1-D array of column indices, got {columns!r}")
+            if idx.min() < -Y.shape[2] or idx.max() >= Y.shape[2]:
+                raise ValueError(f"columns must be indices in [0, {Y.shape[2]}), got range [{idx.min()}, {idx.max()}]")
+            Y = Y[:, :, idx]
+        mask = self.keep if use_keep else np.ones_like(self.keep)
+        if not np.any(mask):
+            raise ValueError("no equation left: every sample is below the velocity threshold")
+        joint = np.broadcast_to(np.arange(self.keep.shape[1]), self.keep.shape)[mask]
+        return Y[mask], self.tau[mask], joint
+
+    def select(self, samples: ArrayLike) -> "IdentificationData":
+        """The data of some decimated samples (a boolean mask or indices along time).
+
+        Raises
+        ------
+        ValueError
+            A mask of the wrong length or no sample selected.
+        """
+        s = np.asarray(samples)
+        if s.dtype == bool and s.shape != self.t.shape:
+            raise ValueError(f"samples mask must have shape {self.t.shape}, got {s.shape}")
+        t = self.t[s]
+        if t.size == 0:
+            raise ValueError("samples selects no sample")
+        return replace(self, t=t, q=self.q[s], qd=self.qd[s], qdd=self.qdd[s], tau=self.tau[s],
+                       Y=self.Y[s], keep=self.keep[s])
+
+
+def parallel_decimate(x: ArrayLike, factors: Sequence[int]) -> np.ndarray:
+    """Decimate along axis 0 by successive zero-phase ``scipy.signal.decimate`` stages.
+
+    Every other axis is a separate signal filtered by the same filter (Chebyshev type I of
+    order 8, cut-off ``0.8`` of each stage's new Nyquist frequency, applied forward and
+    backward): applied to a regressor ``(N, n, p)`` and to the torques ``(N, n)`` it is
+    Gautier's parallel decimation, column by column. The filter's passband ripples by
+    0.05 dB and an even-order Chebyshev filter sits at the bottom of the ripple at low
+    frequency: each pass scales slow signals by ``10**(-0.05/20) = 0.9943``, so two stages
+    (four passes) by about 0.977. The same factor scales ``W`` and ``tau``: the estimates do
+    not change.
+
+    Parameters
+    ----------
+    x : array_like, shape (N, ...)
+    factors : sequence of int
+        Each in ``[2, 13]``; ``()`` returns a copy.
+
+    Returns
+    -------
+    numpy.ndarray, shape (M, ...)
+        ``M = ceil(N / f1)`` then ``ceil(. / f2)`` and so on.
+
+    Raises
+    ------
+    ValueError
+        NaN/inf, factors out of range, too few samples for the filter's padding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.arange(5000) / 5000.0
+    >>> x = np.sin(2 * np.pi * t)[:, None] * [1.0, 2.0]
+    >>> y = parallel_decimate(x, (10, 10))
+    >>> y.shape, round(float(np.abs(y).max(axis=0)[1] / 2.0), 3)   # 0.9943**4
+    ((50, 2), 0.977)
+    """
+    x = as_array("x", x)
+    if x.ndim == 0 or x.shape[0] == 0:
+        raise ValueError(f"x must hold samples along axis 0, got shape {x.shape}")
+    out = x
+    for f in factors:
+        f = _int("decimation factor", f, 2)
+        if f > 13:
+            raise ValueError(f"decimation factors must be <= 13, got {f}")
+        need = 3 * 9 + 1   # filtfilt pads 3 * 9 samples (9 coefficients of the order-8 filter)
+        if out.shape[0] < need:
+            raise ValueError(f"x has {out.shape[0]} samples at a decimation stage; at least {need} are needed")
+        out = scipy.signal.decimate(out, f, ftype="iir", zero_phase=True, axis=0)
+    return np.array(out, copy=True) if out is x else out
+
+
+def _decimate_regressor(Y: np.ndarray, structure: np.ndarray, factors: Sequence[int]) -> np.ndarray:
+    """Parallel decimation of the structurally non-zero (row, column) pairs of Y only."""
+    rows, cols = np.nonzero(structure)
+    Z = parallel_decimate(Y[:, rows, cols], factors)
+    out = np.zeros((Z.shape[0],) + Y.shape[1:])
+    out[:, rows, cols] = Z
+    return out
+
+
+def prepare(
+    t: ArrayLike,
+    q_motor: ArrayLike,
+    signal: ArrayLike,
+    model: DriveModel,
+    settings: Settings,
+) -> IdentificationData:
+    """Filtered, differentiated, parallel-decimated regressor and torques from raw logs.
+
+    Parameters
+    ----------
+    t : array_like, shape (N,)
+        Time stamps, s, uniformly spaced by ``settings.ts`` (relative tolerance 1e-6).
+    q_motor : array_like, shape (N, n)
+        Motor positions (rad, motor side; joint positions when the transmission is the
+        identity).
+    signal : array_like, shape (N, n)
+        Motor torques (N m) or currents (A, with the transmission's torque constants).
+    model : DriveModel
+    settings : Settings
+
+    Returns
+    -------
+    IdentificationData
+
+    Raises
+    ------
+    ValueError
+        Shapes that do not match the model, NaN/inf, time stamps not uniform or not matching
+        ``ts``, a record too short for the filters, offsets or thresholds of the wrong length.
+    TypeError
+        ``model`` not a DriveModel or ``settings`` not Settings.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> model = DriveModel(planar_2r())
+    >>> t = np.arange(20000) * 2e-4
+    >>> q = np.column_stack([np.sin(t), np.cos(2 * t)])
+    >>> tau = model.torques(q, [1.0, -2.0] * np.column_stack([np.cos(t), np.sin(2 * t)]),
+    ...                     [-1.0, -4.0] * q, model.pack())
+    >>> data = prepare(t, q, tau, model, Settings(ts=2e-4))
+    >>> data.Y.shape, bool(np.allclose(data.Y @ model.pack(), data.tau, atol=1e-3))
+    ((195, 2, 28), True)
+    """
+    if not isinstance(model, DriveModel):
+        raise TypeError(f"model must be a DriveModel, got {type(model).__name__}")
+    if not isinstance(settings, Settings):
+        raise TypeError(f"settings must be Settings, got {type(settings).__name__}")
+    n = model.n
+    t = as_array("t", t, ndim=1)
+    q_motor = as_array("q_motor", q_motor, ndim=2)
+    signal = as_array("signal", signal, ndim=2)
+    if q_motor.shape[1] != n or signal.shape != q_motor.shape or t.shape[0] != q_motor.shape[0]:
+        raise ValueError(
+            f"t (N,), q_motor and signal (N, {n}) must match the model's {n} joints and each other, got "
+            f"t {t.shape}, q_motor {q_motor.shape}, signal {signal.shape}"
+        )
+    N = t.size
+    if N < 2:
+        raise ValueError(f"the record must hold at least 2 samples, got {N}")
+    dt = np.diff(t)
+    if not np.allclose(dt, settings.ts, rtol=1e-6, atol=0.0):
+        raise ValueError(
+            f"t must be uniformly spaced by settings.ts = {settings.ts:g} s, got steps in "
+            f"[{dt.min():.6g}, {dt.max():.6g}] s"
+        )
+    offsets = np.zeros(n) if settings.joint_offsets is None else settings.joint_offsets
+    if offsets.shape != (n,):
+        raise ValueError(f"settings.joint_offsets must have shape ({n},), got {offsets.shape}")
+    thr = 0.01 * model.robot.qd_limits if settings.velocity_threshold is None else settings.velocity_threshold
+    if thr.shape != (n,):
+        raise ValueError(f"settings.velocity_threshold must have shape ({n},), got {thr.shape}")
+    trim = settings.trim_samples
+    if N <= 2 * trim + 3:
+        raise ValueError(f"the record has {N} samples, too few to trim {trim} at each end")
+
+    timings: dict[str, float] = {}
+    tic = time.perf_counter()
+    tr = model.transmission
+    q = tr.joint_positions(q_motor)
+    q = lowpass(q, settings.cutoff, settings.fs, order=settings.filter_order) + offsets
+    qd = differentiate(q, settings.ts)
+    qdd = differentiate(qd, settings.ts)
+    tau = tr.joint_torques(signal)
+    sl = np.zeros(N, dtype=bool)
+    sl[trim: N - trim] = True
+    if settings.window is not None:
+        sl &= (t >= settings.window[0]) & (t <= settings.window[1])
+    if np.count_nonzero(sl) < 2:
+        raise ValueError(f"settings.window {settings.window} keeps fewer than 2 samples of the record")
+    t, q, qd, qdd, tau = t[sl], q[sl], qd[sl], qdd[sl], tau[sl]
+    timings["filter"] = time.perf_counter() - tic
+
+    # the regressor at the full rate, computed in chunks of samples (it is sample-wise, so the
+    # result is the unchunked one) and kept only where it can be non-zero: a tenth of the memory
+    tic = time.perf_counter()
+    rows, cols = np.nonzero(model.structure())
+    Z = np.empty((t.size, rows.size))
+    for start in range(0, t.size, _CHUNK):
+        c = slice(start, start + _CHUNK)
+        Z[c] = model.regressor(q[c], qd[c], qdd[c])[:, rows, cols]
+    timings["regressor"] = time.perf_counter() - tic
+
+    tic = time.perf_counter()
+    f = settings.decimation
+    Zd = parallel_decimate(Z, f)
+    del Z
+    Yd = np.zeros((Zd.shape[0], n, model.p))
+    Yd[:, rows, cols] = Zd
+    signals = parallel_decimate(np.concatenate([q, qd, qdd, tau], axis=1), f)
+    q_d, qd_d, qdd_d, tau_d = np.split(signals, 4, axis=1)
+    step = int(np.prod(f, dtype=int)) if f else 1
+    t_d = t[::step]
+    timings["decimate"] = time.perf_counter() - tic
+    keep = np.abs(qd_d) >= thr
+    return IdentificationData(t=t_d, q=q_d, qd=qd_d, qdd=qdd_d, tau=tau_d, Y=Yd, keep=keep, model=model,
+                              settings=settings, timings=timings)
+
+
+def split(data: IdentificationData, fraction: float = 0.7, guard: float = 0.1) -> tuple[IdentificationData, IdentificationData]:
+    """Cut the record in time: the first ``fraction`` for fitting, the rest for validation.
+
+    Parameters
+    ----------
+    data : IdentificationData
+    fraction : float, default 0.7
+        Share of the duration used for fitting, in ``(0, 1)``.
+    guard : float, default 0.1
+        Seconds left out on each side of the cut: the decimation filter spreads each sample
+        over its neighbours, so samples right at the cut would share information.
+
+    Returns
+    -------
+    train, test : IdentificationData
+
+    Raises
+    ------
+    ValueError
+        ``fraction`` outside ``(0, 1)``, a negative ``guard``, or a part left empty.
+    TypeError
+        ``data`` not IdentificationData.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> model = DriveModel(planar_2r())
+    >>> t = np.arange(20000) * 2e-4
+    >>> q = np.column_stack([np.sin(t), np.cos(2 * t)])
+    >>> data = prepare(t, q, np.zeros_like(q), model, Settings(ts=2e-4))
+    >>> train, test = split(data, 0.75, guard=0.0)
+    >>> train.n_samples, test.n_samples
+    (147, 48)
+    """
+    if not isinstance(data, IdentificationData):
+        raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
+    fraction = check_positive("fraction", fraction)
+    if not 0 < fraction < 1:
+        raise ValueError(f"fraction must be in (0, 1), got {fraction}")
+    guard = check_positive("guard", guard, allow_zero=True)
+    t0, t1 = data.t[0], data.t[-1] + (data.t[-1] - data.t[0]) / max(data.t.size - 1, 1)
+    cut = t0 + fraction * (t1 - t0)
+    train, test = data.t < cut - guard, data.t >= cut + guard
+    if not np.any(train) or not np.any(test):
+        raise ValueError(f"fraction={fraction} with guard={guard} s leaves a part without samples")
+    return data.select(train), data.select(test)

@@ -1,0 +1,81 @@
+"""The PDF editions (`make pdf`): every chapter is there, and no solution in the student one.
+
+The text is extracted with pdftotext (Debian's poppler-utils, see README). `make test` builds
+the PDFs before the site tests and sets ROBIDLIB_REQUIRE_SITE=1.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PDF = ROOT / "_build" / "pdf"
+spec = importlib.util.spec_from_file_location("editions", ROOT / "tools" / "editions.py")
+editions = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(editions)
+
+
+def _text(name: str) -> str:
+    path = PDF / name
+    if not path.exists():
+        msg = f"no {path}: run `make pdf` first"
+        if os.environ.get("ROBIDLIB_REQUIRE_SITE"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    if not shutil.which("pdftotext"):
+        pytest.fail("pdftotext not found: apt-get install -y poppler-utils (see README)")
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def _titles():
+    titles = []
+    for path in editions.toc_notebooks():
+        first = json.loads(path.read_text(encoding="utf-8"))["cells"][0]
+        title = re.match(r"#\s+(.+)", "".join(first["source"]))
+        titles.append(title.group(1).strip())
+    return titles
+
+
+@pytest.fixture(scope="module", params=["book.pdf", "book-student.pdf"])
+def pdf_text(request):
+    return request.param, _text(request.param)
+
+
+def _flat(text: str) -> str:
+    # pdftotext breaks lines and hyphenates nowhere in code, but wraps titles and prose
+    return re.sub(r"\s+", " ", text)
+
+
+def test_every_chapter_title_is_in_the_pdf(pdf_text):
+    name, text = pdf_text
+    flat = _flat(text)
+    missing = [t for t in _titles() if re.sub(r"^\d+\.\s*", "", t) not in flat]
+    assert not missing, f"{name}: chapter titles missing: {missing}"
+    assert "Exercise" in flat
+
+
+def test_instructor_pdf_has_the_solutions_and_the_student_pdf_none():
+    fragments = editions.solution_fragments()
+    shown = editions.leaks(_text("book.pdf"), fragments)
+    assert shown, "the instructor PDF shows no solution code: the search would find nothing"
+    leaked = editions.leaks(_text("book-student.pdf"), fragments)
+    assert not leaked, f"solution code in the student PDF: {leaked[:5]}"
+
+
+def test_code_lines_wrap_instead_of_running_off_the_page():
+    # Sphinx's LaTeX writer wraps long verbatim lines and marks each continuation; the
+    # widest code line of the book must be in the PDF in full (joined across the break).
+    text = _text("book.pdf")
+    longest = max((line.strip() for p in editions.toc_notebooks()
+                   for c in json.loads(p.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"
+                   and "solution" not in c.get("metadata", {}).get("tags", [])
+                   and not set(c.get("metadata", {}).get("tags", [])) & {"remove-cell", "remove-input"}
+                   for line in "".join(c["source"]).splitlines()), key=len)
+    assert editions.squeeze(longest) in editions.squeeze(text).replace("↪", ""), longest
