@@ -36,7 +36,7 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_array, check_choice, check_flag, check_int, check_nonnegative
+from ._validate import as_array, check_choice, check_fields, check_flag, check_int, check_nonnegative
 
 __all__ = [
     "PARAM_FIELDS",
@@ -774,6 +774,25 @@ class ConsistencyReport:
     min_eig_pseudo: np.ndarray
     failures: tuple[tuple[int, str, str], ...]
     tol: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "consistent", check_flag("consistent", self.consistent))
+        per_link = np.asarray(self.per_link)
+        if per_link.dtype != bool or per_link.ndim != 1 or per_link.size == 0:
+            raise ValueError(f"per_link must be a non-empty 1-D bool array, got {per_link.dtype} {per_link.shape}")
+        n = per_link.size
+        check_fields(self, finite=False, mass=(n,), min_moment=(n,), triangle_margin=(n,), min_eig_pseudo=(n,))
+        for name in ("mass", "min_eig_pseudo", "min_moment", "triangle_margin"):
+            a = getattr(self, name)
+            bad = np.isinf(a) if name in ("min_moment", "triangle_margin") else ~np.isfinite(a)
+            if np.any(bad):                                    # NaN only where m <= tol (documented)
+                raise ValueError(f"{name} must be finite{' or NaN' if name[0] in 'mt' and name != 'mass' else ''}, "
+                                 f"got {a.tolist()}")
+        if isinstance(self.failures, (str, bytes)) or not hasattr(self.failures, "__iter__") or not all(
+                isinstance(f, tuple) and len(f) == 3 for f in self.failures):
+            raise TypeError(f"failures must be a tuple of (link, condition, detail) tuples, got {self.failures!r:.80}")
+        object.__setattr__(self, "failures", tuple(self.failures))
+        object.__setattr__(self, "tol", check_nonnegative("tol", self.tol))
 
     def __bool__(self) -> bool:
         return bool(self.consistent)

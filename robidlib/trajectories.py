@@ -29,6 +29,7 @@ positions, velocities and accelerations as ``(N, n)`` arrays (GUIDE); it unpacks
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -350,7 +351,7 @@ def quintic_via(
 # ----------------------------------------------------------------------------- Fourier
 #: Upper bounds of the counts: far above any use, below what would exhaust memory or run for hours.
 _MAX_COUNT = {"n_joints": 1000, "n_harmonics": 1000, "n_starts": 1000, "maxiter": 10**6,
-              "n_grid": 10**6, "n_constraint": 10**6, "n_eval": 10**6}
+              "n_grid": 10**6, "n_constraint": 10**6, "n_eval": 10**6, "degree": 50}
 
 
 def _check_count(name: str, value: Any) -> int:
@@ -1078,8 +1079,9 @@ class ExcitationResult:
 
     def __post_init__(self) -> None:
         for name in ("trajectory", "initial"):
-            if not isinstance(getattr(self, name), FourierTrajectory):
-                raise TypeError(f"{name} must be a FourierTrajectory, got {type(getattr(self, name)).__name__}")
+            if not isinstance(getattr(self, name), (FourierTrajectory, PolynomialTrajectory)):
+                raise TypeError(f"{name} must be a FourierTrajectory or PolynomialTrajectory, got "
+                                f"{type(getattr(self, name)).__name__}")
         for name in ("cond_initial", "cond"):
             v = check_positive(name, getattr(self, name))
             if v < 1.0:
@@ -1365,7 +1367,16 @@ def _excitation_path(name: str, directory: Any) -> Path:
         raise TypeError(f"name must be a string, got {type(name).__name__}")
     if not name or not set(name) <= _NAME_CHARS:
         raise ValueError(f"name must be non-empty lower-case letters, digits, '_' or '-', got {name!r}")
-    return Path(EXCITATION_DIR if directory is None else directory) / f"{name}.json"
+    return _excitation_dir(directory) / f"{name}.json"
+
+
+def _excitation_dir(directory: Any) -> Path:
+    """The store folder: ``directory`` (a path) or the package's own."""
+    if directory is None:
+        return Path(EXCITATION_DIR)
+    if not isinstance(directory, (str, os.PathLike)):
+        raise TypeError(f"directory must be a path (str or os.PathLike), got {type(directory).__name__}")
+    return Path(directory)
 
 
 def _fourier_doc(traj: FourierTrajectory) -> dict:
@@ -1490,7 +1501,7 @@ def stored_excitations(*, directory: Any = None) -> list[str]:
     >>> stored_excitations(directory=tempfile.mkdtemp())
     []
     """
-    d = Path(EXCITATION_DIR if directory is None else directory)
+    d = _excitation_dir(directory)
     return sorted(p.stem for p in d.glob("*.json")) if d.is_dir() else []
 
 
@@ -1871,13 +1882,13 @@ def optimize_polynomial_excitation(
     friction = _flag("friction", friction)
     n_starts = _check_count("n_starts", n_starts)
     maxiter = _check_count("maxiter", maxiter)
-    ftol = check_positive("ftol", ftol)
+    ftol = check_tolerance("ftol", ftol)
     margin = check_nonnegative("margin", margin)
     if margin >= 1:
         raise ValueError(f"margin must be in [0, 1) (a relative tightening of the limits), got {margin}")
     if n_starts > 1 and rng is None:
         raise ValueError(f"n_starts={n_starts} random starts need a seed: pass rng (an int or a Generator)")
-    gen = check_rng(rng) if n_starts > 1 else None
+    gen = check_rng(rng) if rng is not None else None
     idx = _free_joints(free, n)
     lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
     base = _base_of(robot, base, friction)

@@ -11,6 +11,9 @@ classifies what the call does:
 * ``silent``: no exception: the bad value was accepted;
 * ``hang``: no answer within :data:`TIME_LIMIT` seconds.
 
+Each call may grow the address space by :data:`MEMORY_LIMIT` at most (a MemoryError, not the
+operating system's OOM killer, ends an absurd allocation: it counts as ``unclear``).
+
 ``tests/test_bad_input.py`` runs it per module; ``python tests/bad_input_sweep.py`` prints
 the percentages per module and category.
 """
@@ -18,6 +21,7 @@ the percentages per module and category.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import signal
 import warnings
@@ -25,6 +29,11 @@ from functools import lru_cache
 from typing import Any, Callable
 
 import numpy as np
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on Unix: no memory guard
+    resource = None
 
 #: Seconds one call may take before it counts as a hang.
 TIME_LIMIT = 20.0
@@ -251,10 +260,26 @@ def classify(exc: BaseException | None, arg: str, aliases: tuple[str, ...] = ())
     return "clear" if named and _WORDS.search(msg) else "unclear"
 
 
+#: Address space a case may add (bytes): an absurd size must fail as MemoryError, not make
+#: the operating system kill a process of the machine.
+MEMORY_LIMIT = 4 * 2**30
+
+
+def _address_space() -> int:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
 def run_case(entry: Entry, arg: str, value: Any, spec: Arg) -> tuple[str, str]:
     """Outcome and a short detail (exception type and message) of one substitution."""
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+    limits = None
+    if resource is not None and os.path.exists("/proc/self/statm"):
+        limits = resource.getrlimit(resource.RLIMIT_AS)
+        cap = _address_space() + MEMORY_LIMIT
+        if limits[1] == resource.RLIM_INFINITY or cap < limits[1]:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, limits[1]))
     exc: BaseException | None = None
     try:
         with warnings.catch_warnings():
@@ -268,6 +293,8 @@ def run_case(entry: Entry, arg: str, value: Any, spec: Arg) -> tuple[str, str]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        if limits is not None:
+            resource.setrlimit(resource.RLIMIT_AS, limits)
     detail = "" if exc is None else f"{type(exc).__name__}: {str(exc)[:160]}"
     return classify(exc, arg, spec.alias), detail
 

@@ -17,7 +17,7 @@ from bad_input_sweep import (E, Batch, Choice, Flag, Func, Int, Names, NonNeg, O
                              Seed, Series, Text, Tol, Vec)
 from robidlib import base, benchmark, dynamics, params, signals, spatial, trajectories, validation
 from robidlib.estimation import _estimate, adaline, augmented, base_model, consistency, hopfield
-from robidlib.estimation import kalman, lsq, symbolic
+from robidlib.estimation import kalman, lsq, smoother, symbolic
 from robidlib.models import pendulum
 from robidlib.models.planar_2r import planar_2r
 from robidlib.models.redundant_5dof import redundant_5dof
@@ -44,6 +44,7 @@ def _setup():
     o = {}
     o["bp"] = base.base_parameters(R2, rng=0)
     states = base.random_states(R2, 20, rng=1)
+    o["states3"] = base.random_states(R2, 30, rng=4)
     Y = regressor_module.regressor(R2, *states)
     tau = dynamics.inverse_dynamics(R2, *states)
     o["W"], o["y"] = regressor_module.stack(o["bp"].reduce(Y), tau)
@@ -109,6 +110,7 @@ def _setup():
 def build():  # noqa: C901 - one table
     o = _setup()
     bp, W, y, Wr, yr, t = o["bp"], o["W"], o["y"], o["Wr"], o["yr"], o["t"]
+    states3 = o["states3"]
     traj, ft, problem, clean, study = o["traj"], o["ft"], o["problem"], o["clean"], o["study"]
     sys_, ref, q0, qd0 = o["sys"], o["ref"], o["q0"], o["qd0"]
     P = R2.params
@@ -286,7 +288,7 @@ def build():  # noqa: C901 - one table
     # ------------------------------------------------------------------ estimation
     add(E("estimation:Estimate", _estimate.Estimate, Vec(o["est"].params), Vec(o["est"].cov),
           Vec(o["est"].rel_std, skip=("inf",)), NonNeg(o["est"].residual_std), Int(3, zero_ok=True),
-          Pos(o["est"].cond, skip=("inf",)),
+          Pos(o["est"].cond, skip=("inf", "nan")),
           Names(o["est"].names), argnames=("params", "cov", "rel_std", "residual_std", "rank", "cond", "names"),
           method=Text("ols")))
     add(E("estimation:Estimate.table", o["est"].table, truth=Vec([1.0, -2.0, 0.5]), digits=Int(4)))
@@ -635,6 +637,90 @@ def build():  # noqa: C901 - one table
           Choice(exc.scaling), exc.base, Vec(exc.t_eval, skip=("shape",)),
           argnames=("trajectory", "initial", "cond_initial", "cond", "history", "start_conds", "best_start",
                     "success", "message", "nfev", "scaling", "base", "t_eval")))
+    # ------------------------------------------------------------------ added on main by the chapter work
+    add(E("estimation:whiten_rows", adaline.whiten_rows, Vec(W, skip=("shape",)), Vec(y), Int(2), Vec([0.1, 0.2]),
+          argnames=("W", "y", "n_joints", "sigma")))
+    add(E("estimation:adaline_batch", adaline.adaline_batch, Vec(W, skip=("shape",)), Vec(y), argnames=("W", "y"),
+          n_joints=Int(2), sigma=Vec([0.1, 0.2]), w0=Vec(np.zeros(6)), epochs=Int(50, huge=10**12, zero_ok=True),
+          rate=Pos(0.9),
+          equilibrate=Flag(False), tol=Tol(1e-10), max_epochs=Int(1000, huge=10**12)))
+    Yb3 = bp.reduce(regressor_module.regressor(R2, *states3))
+    tau3 = dynamics.inverse_dynamics(R2, *states3, include_friction=False)
+    add(E("estimation:adaline_online", adaline.adaline_online, Vec(Yb3), Vec(tau3), argnames=("Y", "tau"),
+          sigma=Vec([0.1, 0.2]), rate=Pos(0.5), w0=Vec(np.zeros(6)), passes=Int(1, huge=10**12), eps=Pos(1e-12)))
+    add(E("estimation:recursive_least_squares", adaline.recursive_least_squares, Vec(Yb3), Vec(tau3),
+          argnames=("Y", "tau"), forgetting=Pos(1.0), sigma=Vec([0.1, 0.2]), w0=Vec(np.zeros(6)), p0=Pos(1e6)))
+    add(E("estimation:hopfield_batch", hopfield.hopfield_batch, Vec(o["Phi"], skip=("shape",)), Vec(o["tau_h"]),
+          argnames=("Phi", "tau"), alpha=Pos(5.0, skip=("shape",)), beta=Pos(1.0), S0=Vec([0.0, 0.0, 0.0]),
+          t_final=Pos(5.0), n_tc=Pos(30.0), scale=Choice("mean"), check=Flag(True)))
+    add(E("estimation:hopfield_online", hopfield.hopfield_online, Vec(o["Phi3"]), Vec(o["tau3"]), Vec(t3, skip=("shape",)),
+          argnames=("Phi", "tau", "t"), alpha=Pos(4.0, skip=("shape",)), beta=Pos(0.05), window=Int(1),
+          forgetting=Pos(1.0), S0=Vec([0.0, 0.0]), scale=Choice("mean"), check=Flag(True)))
+    add(E("estimation:FiniteDifferenceModel", base_model.FiniteDifferenceModel, Obj(o["rbm"]), Tol(1e-6),
+          argnames=("model", "step")))
+    fdm = base_model.with_finite_differences(o["rbm"])
+    add(E("estimation:with_finite_differences", base_model.with_finite_differences, Obj(o["rbm"]),
+          argnames=("model",), step=Tol(1e-6)))
+    for meth, args, nm in (("regressor", (Batch(Q2), Batch(QD2), Batch(QDD2)), ("q", "qd", "qdd")),
+                           ("affine_terms", (Vec(Q1), Vec(QD2[0])), ("q", "qd")),
+                           ("regressor_derivatives", (Vec(Q1), Vec(QD2[0]), Vec(QDD2[0])), ("q", "qd", "qdd"))):
+        add(E(f"estimation:FiniteDifferenceModel.{meth}", getattr(fdm, meth), *args, argnames=nm))
+    innov = np.random.default_rng(3).normal(size=(200, 2))
+    add(E("estimation:whiteness_test", consistency.whiteness_test, Series(innov), argnames=("innovations",),
+          S=Vec(np.tile(np.eye(2), (200, 1, 1))), lags=Int(10, huge=10**9), confidence=Pos(0.95)))
+    wt = consistency.whiteness_test(innov, lags=10)
+    add(E("estimation:WhitenessTest", consistency.WhitenessTest, Vec(wt.lags), Vec(wt.acf, skip=("shape",)), NonNeg(wt.bound),
+          NonNeg(wt.outside), NonNeg(wt.statistic), Int(wt.dof), NonNeg(wt.p_value), Flag(wt.white),
+          argnames=("lags", "acf", "bound", "outside", "statistic", "dof", "p_value", "white")))
+    I2 = np.tile(np.eye(2), (5, 1, 1))
+    add(E("estimation:rts_smoother", smoother.rts_smoother, Vec(np.zeros((5, 2))), Vec(I2), Vec(np.zeros((4, 2))),
+          Vec(2 * I2[:4]), Vec(I2[:4]), argnames=("x_filt", "P_filt", "x_pred", "P_pred", "F")))
+    Fm, Hm = np.array([[1.0, 0.1], [0.0, 1.0]]), np.array([[1.0, 0.0]])
+    add(E("estimation:iterated_extended_smoother", smoother.iterated_extended_smoother,
+          Func(lambda x, u: Fm @ x), Func(lambda x, u: Fm), Func(lambda x: Hm @ x), Func(lambda x: Hm),
+          Vec(1e-6 * np.eye(2)), Vec([[1e-4]]), Vec([0.0, 0.0]), Vec(np.eye(2)), Vec(np.linspace(0, 1, 6)[:, None]),
+          argnames=("f", "F_jac", "h", "H_jac", "Q", "R", "x0", "P0", "z"), iterations=Int(3, huge=10**12),
+          tol=Tol(1e-9)))
+    smooth_ident = augmented.AugmentedStateIdentifier(o["pend_Yb"], 0.02, n=1, p=3, x0=[0.1, 0.0, 1.0, 5.0, 0.1],
+                                                      Q=np.full(5, 1e-8), R=[1e-6], P0=[1e-4, 1e-4, 1, 1, 1])
+    add(E("estimation:AugmentedStateIdentifier.smooth", smooth_ident.smooth, Vec(tt, skip=("shape",)),
+          Vec(np.zeros((5, 1))), Vec(np.full((5, 1), 0.1)), argnames=("t", "tau", "z"), torque=Choice("hold")))
+    pi1 = P[:10]
+    add(E("params:pseudo_inertia", params.pseudo_inertia, Vec(pi1, skip=("shape",)), argnames=("pi_j",)))
+    add(E("params:pseudo_inertia_params", params.pseudo_inertia_params, Vec(params.pseudo_inertia(pi1)),
+          argnames=("J",), tol=NonNeg(1e-9)))
+    add(E("params:consistency_report", params.consistency_report, Vec(P), argnames=("pi",), tol=NonNeg(0.0)))
+    rep = params.consistency_report(P)
+    add(E("params:ConsistencyReport", params.ConsistencyReport, Flag(rep.consistent), Vec(rep.per_link, skip=("nan", "inf", "complex")),
+          Vec(rep.mass), Vec(rep.min_moment, skip=("nan",)), Vec(rep.triangle_margin, skip=("nan",)),
+          Vec(rep.min_eig_pseudo), Obj(rep.failures),
+          NonNeg(rep.tol), argnames=("consistent", "per_link", "mass", "min_moment", "triangle_margin",
+                                     "min_eig_pseudo", "failures", "tol")))
+    add(E("params:nearest_consistent", params.nearest_consistent, Vec(P), argnames=("pi",), margin=NonNeg(0.0),
+          length=Pos(1.0, skip=("shape",))))
+    c_pol = np.array([[0.0, 0.2, -0.1, 0.05], [0.1, -0.2, 0.1, 0.0]])
+    add(E("trajectories:PolynomialTrajectory", trajectories.PolynomialTrajectory, Pos(2.0), Vec(c_pol, skip=("shape",)),
+          argnames=("T", "c"), periodic=Obj(ft)))
+    pt = trajectories.PolynomialTrajectory(2.0, c_pol)
+    add(E("trajectories:PolynomialTrajectory.with_coefficients", pt.with_coefficients, Vec(pt.pack()), argnames=("x",)))
+    add(E("trajectories:PolynomialTrajectory.evaluate", pt.evaluate, Vec(t, skip=("shape",)), argnames=("t",)))
+    add(E("trajectories:polynomial_basis", trajectories.polynomial_basis, Vec(t, skip=("shape",)), Pos(1.0), Int(2),
+          Int(3, huge=10**9), argnames=("t", "T", "n_joints", "degree")))
+    add(E("trajectories:random_polynomial", trajectories.random_polynomial, Obj(R2), Pos(2.0), Seed(0),
+          argnames=("robot", "T", "rng"), degree=Int(3, huge=10**9), fill=Pos(0.8), n_grid=Int(50, huge=10**12)))
+    add(E("trajectories:optimize_polynomial_excitation", trajectories.optimize_polynomial_excitation, Obj(R2),
+          Obj(trajectories.random_polynomial(R2, 2.0, 0, degree=3, n_grid=50)), argnames=("robot", "initial"),
+          base=Obj(bp), scaling=Choice("columns"), n_starts=Int(1, huge=10**9), rng=Seed(0),
+          n_grid=Int(30, huge=10**12), n_constraint=Int(30, huge=10**12), n_eval=Int(40, huge=10**12),
+          margin=NonNeg(0.02), maxiter=Int(2), ftol=Tol(1e-6), friction=Flag(False)))
+    import tempfile
+    store = tempfile.mkdtemp(prefix="robidlib_sweep_")
+    trajectories.save_excitation(ft, "sweep", directory=store)
+    add(E("trajectories:save_excitation", trajectories.save_excitation, Obj(ft), Text("x"), argnames=("trajectory", "name"),
+          meta=Obj({"a": 1}), directory=Text(store)))
+    add(E("trajectories:load_excitation", trajectories.load_excitation, Text("sweep"), argnames=("name",),
+          directory=Text(store)))
+    add(E("trajectories:stored_excitations", trajectories.stored_excitations, directory=Text(store)))
     return T
 
 
@@ -660,6 +746,8 @@ NOT_SWEPT = {
     "multibody.models:five_body_chain": "no argument",
     "multibody.solvers:KinematicsResult.summary": "no argument",
     "trajectories:FourierTrajectory.pack": "no argument",
+    "trajectories:PolynomialTrajectory.pack": "no argument",
+    "trajectories:PolynomialTrajectory.monomials": "no argument",
     "trajectories:FourierTrajectory.amplitude_bounds": "no argument",
     "validation:SensitivityResult.ranking": "no argument",
 }

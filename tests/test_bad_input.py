@@ -23,8 +23,13 @@ from bad_input_table import NOT_SWEPT
 
 MODULES = sorted({e.module for e in table()})
 
-#: Modules whose callables the sweep leaves to their own tests.
-NOT_SWEPT_MODULES = ("robidlib.checks", "robidlib.plotting", "robidlib.estimation.ekf", "robidlib._")
+#: Modules whose callables the sweep leaves to their own tests: exercise feedback, figures, the
+#: former ekf module (a re-export) and private modules; and, not yet swept, the modules the
+#: chapter work added while the sweep was written (book helpers, the TX40 data set, the
+#: identification pipeline, physically consistent LS, stored filter runs).
+NOT_SWEPT_MODULES = ("robidlib.checks", "robidlib.plotting", "robidlib.estimation.ekf", "robidlib._",
+                     "robidlib.book", "robidlib.datasets", "robidlib.identification",
+                     "robidlib.estimation.physical", "robidlib.estimation.records")
 
 
 @pytest.mark.parametrize("module", MODULES)

@@ -37,12 +37,16 @@ class Estimate:
     info : dict
         Estimator-specific extras (weights, regularisation, iterations, ...).
 
+    A quantity the estimator cannot give is NaN: the covariance and relative standard
+    deviations of a constrained estimate (all NaN), the condition number.
+
     Raises
     ------
     ValueError, TypeError
-        If a field is malformed: ``params`` not a finite vector, ``cov`` not a finite
-        ``(p, p)`` matrix, ``rel_std`` NaN or negative, ``residual_std`` negative, ``rank``
-        outside ``0..p``, ``cond`` below 1 or NaN, ``names`` not ``p`` distinct strings.
+        If a field is malformed: ``params`` not a finite vector, ``cov`` not a finite (or all
+        NaN) ``(p, p)`` matrix, ``rel_std`` negative (or NaN beside a covariance),
+        ``residual_std`` negative, ``rank`` outside ``0..p``, ``cond`` below 1, ``names`` not
+        ``p`` distinct strings.
     """
 
     params: np.ndarray
@@ -56,17 +60,27 @@ class Estimate:
     info: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        p = check_fields(self, params=("p",), cov=("p", "p"))["p"]
-        check_fields(self, finite=False, rel_std=(p,))
-        if np.any(np.isnan(self.rel_std)) or np.any(self.rel_std < 0):
-            raise ValueError(f"rel_std must be >= 0 (inf for a zero parameter), got {self.rel_std.tolist()}")
+        p = check_fields(self, params=("p",))["p"]
+        for name, shape in (("cov", (p, p)), ("rel_std", (p,))):
+            if np.shape(getattr(self, name)) != shape:
+                raise ValueError(f"{name} must have shape {shape} (p = {p} entries of params), got "
+                                 f"{np.shape(getattr(self, name))}")
+        check_fields(self, finite=False, cov=(p, p), rel_std=(p,))
+        unknown = bool(np.all(np.isnan(self.cov)))        # no covariance (a constrained estimate)
+        if not unknown and not np.all(np.isfinite(self.cov)):
+            raise ValueError("cov must be finite (or all NaN when the estimator gives no covariance), "
+                             f"got {int(np.sum(~np.isfinite(self.cov)))} NaN or infinite entries")
+        rs = self.rel_std
+        if np.any(rs < 0) or (not unknown and np.any(np.isnan(rs))):
+            raise ValueError(f"rel_std must be >= 0 (inf for a zero parameter, NaN without a covariance), "
+                             f"got {rs.tolist()}")
         object.__setattr__(self, "residual_std", check_nonnegative("residual_std", self.residual_std))
         object.__setattr__(self, "rank", check_int("rank", self.rank, 0, p))
         cond = self.cond
         if isinstance(cond, (bool, np.bool_)) or not isinstance(cond, (int, float, np.integer, np.floating)):
             raise TypeError(f"cond must be a real number >= 1 (inf allowed), got {type(cond).__name__} {cond!r}")
-        if not cond >= 1.0:                     # also NaN
-            raise ValueError(f"cond must be >= 1 (a condition number; inf allowed), got {cond!r}")
+        if not (cond >= 1.0 or np.isnan(cond)):
+            raise ValueError(f"cond must be >= 1 (a condition number; inf allowed, NaN if unknown), got {cond!r}")
         object.__setattr__(self, "cond", float(cond))
         object.__setattr__(self, "names", check_names("names", self.names, p))
         check_text("method", self.method)

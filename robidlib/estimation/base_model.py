@@ -260,8 +260,16 @@ class FiniteDifferenceModel:
     """
 
     def __init__(self, model: Any, step: float) -> None:
+        from .._validate import check_tolerance
+
+        if not callable(getattr(model, "regressor", None)):
+            raise TypeError(f"model must have a batched regressor(q, qd, qdd) method, got {type(model).__name__}")
+        for attr in ("n_joints", "n_params"):
+            v = getattr(model, attr, None)
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"model.{attr} must be a positive integer, got {v!r}")
         self.model = model
-        self.step = float(step)
+        self.step = check_tolerance("step", step)
         self.n_joints = int(model.n_joints)
         self.n_params = int(model.n_params)
         self.param_names = tuple(getattr(model, "param_names", tuple(f"b{i + 1}" for i in range(self.n_params))))
@@ -384,13 +392,5 @@ def with_finite_differences(model: Any, step: float | None = None) -> FiniteDiff
     ...                                                 exact.regressor_derivatives(q, qd, qdd)))
     True
     """
-    from .._validate import check_positive
-
-    if not callable(getattr(model, "regressor", None)):
-        raise TypeError(f"model must have a batched regressor(q, qd, qdd) method, got {type(model).__name__}")
-    for attr in ("n_joints", "n_params"):
-        v = getattr(model, attr, None)
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise ValueError(f"model.{attr} must be a positive integer, got {v!r}")
-    h = float(np.cbrt(np.finfo(float).eps)) if step is None else check_positive("step", step)
+    h = float(np.cbrt(np.finfo(float).eps)) if step is None else step
     return FiniteDifferenceModel(model, h)

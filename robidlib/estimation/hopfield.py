@@ -738,8 +738,8 @@ def hopfield_batch(
     if s is not None:
         Phi, tau = whiten_rows(Phi, tau, n, s)
     net = HopfieldEstimator(alpha, beta, scale=scale, names=names, check=check)
+    k = check_positive("n_tc", n_tc)
     if t_final is None:
-        k = check_positive("n_tc", n_tc)
         p = Phi.shape[1]
         S_lin = None if S0 is None else as_array("S0", S0, shape=(p,))
         alpha_p = net._alpha_for(p)
@@ -836,7 +836,7 @@ def hopfield_online(
     >>> bool(np.allclose(est.params, [1.0, -0.5], atol=1e-3)), est.info["history"]["S"].shape
     (True, (400, 2))
     """
-    P, T = _samples(Phi, tau)
+    P, T = _samples(Phi, tau, "Phi")
     N, n, p = P.shape
     s = _sample_sigma(sigma, n)
     if s is not None:

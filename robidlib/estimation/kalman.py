@@ -69,7 +69,8 @@ def _check_cov(name: str, M: Any, n: int | None, allow_diag: bool = False) -> np
     if M.shape[0] != M.shape[1] or (n is not None and M.shape[0] != n):
         want = f"({n}, {n})" if n is not None else "square"
         extra = f" or ({n},) for a diagonal" if allow_diag and n is not None else ""
-        size = f" (the size of the state x0)" if n is not None and name in ("Q", "P0") else ""
+        size = {"Q": " (the size of the state x0)", "P0": " (the size of the state x0)",
+                "R": " (the size of one measurement z)"}.get(name, "") if n is not None else ""
         raise ValueError(f"{name} must have shape {want}{extra}{size}, got {M.shape}")
     scale = max(float(np.max(np.abs(M))) if M.size else 0.0, np.finfo(float).tiny)
     asym = float(np.max(np.abs(M - M.T))) if M.size else 0.0
