@@ -4,20 +4,29 @@ robidlib computes ``regressor`` and ``inverse_dynamics`` for N samples in one ve
 (numpy, loop over joints only); pinocchio's ``computeJointTorqueRegressor`` and ``rnea`` are
 C++ but called once per sample from a Python loop, which is how a notebook would use them.
 Both run on the same UR5 (robidlib.models.ur5 written as URDF for pinocchio), in the same
-process, interleaved, and the minimum over the repeats is reported (the machine is shared).
-The outputs are compared: they must agree to 1e-10 (relative to max(1, |reference|)).
+process, with BLAS limited to one thread (threadpoolctl), interleaved round by round; the
+median over the rounds is reported (the minimum too), because the machine is shared.
 
-Target (issue 3): at N = 1e4 the batched regressor is at least as fast per sample as the
-pinocchio loop. Wall-clock and CPU times are both reported; the target is judged on the CPU
-time of the process, which other processes on the shared machine disturb much less.
+Each comparison gives both sides the same job:
+
+* ``regressor``: a fresh (N, 6, 60) array per call on both sides;
+* ``regressor, out=``: both write into an array allocated once and reused (robidlib's
+  ``out=``, the loop's ``Y[k] = ...``): no page faults for a new large array;
+* ``base regressor``: what identification needs, the 36 base columns (QR): robidlib's
+  ``regressor(..., base=bp)`` (only those columns are computed) against the loop followed
+  by taking the same columns of pinocchio's regressor (one gather);
+* ``inverse dynamics``: fresh output on both sides.
+
+The outputs are compared: they must agree to 1e-12 (relative to max(1, |reference|)).
+Targets (issue 15): the regressor at least 2x the pinocchio loop at N = 1e4 and at least
+1.5x at N = 1e5, CPU time of the process (user + system; it is disturbed much less than the
+wall clock by other processes on the machine).
 
 Usage::
 
-    python benchmarks/bench_regressor.py [--quick]
+    python benchmarks/bench_regressor.py [--quick] [--rounds R]
 
-``--quick`` runs N = 1e3 and 1e4 with fewer repeats. For N = 1e5 pinocchio is timed on its
-first 20 000 samples (its cost per sample does not depend on N); the table says so.
-Writes ``benchmarks/results/bench_regressor.json``.
+``--quick`` runs N = 1e3 and 1e4 with 3 rounds. Writes ``benchmarks/results/bench_regressor.json``.
 """
 
 from __future__ import annotations
@@ -31,38 +40,36 @@ import time
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_info, threadpool_limits
 
+from robidlib.base import base_parameters
 from robidlib.dynamics import inverse_dynamics
 from robidlib.models.ur5 import ur5
-from robidlib.params import to_pinocchio_order
+from robidlib.params import from_pinocchio_order
 from robidlib.regressor import regressor
 
-EXACT = 1e-10
-PIN_MAX_SAMPLES = 20_000
+EXACT = 1e-12
+TARGETS = {10_000: 2.0, 100_000: 1.5}
 
 
-def _system_time() -> float:
+def _cpu_times():
+    """(user + system CPU time, system part) of this process, s."""
     try:
         import resource
     except ImportError:  # not on Unix: no user / system split
-        return 0.0
-    return resource.getrusage(resource.RUSAGE_SELF).ru_stime
+        return time.process_time(), 0.0
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime, r.ru_stime
 
 
-def _best(f, repeat):
-    """Minimum wall and CPU (user + system) time of ``repeat`` calls (after a warm-up), and the
-    system part of the fastest call."""
+def _timed(f):
+    """Result, wall, CPU and system CPU time of one call."""
+    c0, s0 = _cpu_times()
+    w0 = time.perf_counter()
     out = f()
-    wall, cpu, sys_ = [], [], []
-    for _ in range(repeat):
-        s0, c0, w0 = _system_time(), time.process_time(), time.perf_counter()
-        f()
-        w1, c1, s1 = time.perf_counter(), time.process_time(), _system_time()
-        wall.append(w1 - w0)
-        cpu.append(c1 - c0)
-        sys_.append(s1 - s0)
-    k = int(np.argmin(cpu))
-    return out, min(wall), cpu[k], sys_[k]
+    w1 = time.perf_counter()
+    c1, s1 = _cpu_times()
+    return out, w1 - w0, c1 - c0, s1 - s0
 
 
 def _rel_err(a, b):
@@ -70,9 +77,38 @@ def _rel_err(a, b):
     return float(np.max(np.abs(a - b).max(axis=axes) / np.maximum(1.0, np.abs(b).max(axis=axes))))
 
 
+def _cases(robot, model, data, bp, pin, q, qd, qdd):
+    """name -> (function, pinocchio side?) for one N; buffers allocated once for the out= pair."""
+    N, n = q.shape
+    pin_base = from_pinocchio_order(np.arange(10 * n)).astype(int)[bp.independent]  # pinocchio's columns
+    Y_out = np.empty((N, n, 10 * n))
+    Y_pin = np.empty((N, n, 10 * n))
+
+    def pin_loop(Y):
+        for k in range(N):
+            Y[k] = pin.computeJointTorqueRegressor(model, data, q[k], qd[k], qdd[k])
+        return Y
+
+    def pin_rnea():
+        tau = np.empty((N, n))
+        for k in range(N):
+            tau[k] = pin.rnea(model, data, q[k], qd[k], qdd[k])
+        return tau
+
+    return {
+        "regressor": (lambda: regressor(robot, q, qd, qdd),
+                      lambda: pin_loop(np.empty((N, n, 10 * n)))),
+        "regressor, out=": (lambda: regressor(robot, q, qd, qdd, out=Y_out), lambda: pin_loop(Y_pin)),
+        "base regressor": (lambda: regressor(robot, q, qd, qdd, base=bp),
+                           lambda: pin_loop(np.empty((N, n, 10 * n)))[:, :, pin_base]),
+        "inverse dynamics": (lambda: inverse_dynamics(robot, q, qd, qdd, include_friction=False), pin_rnea),
+    }
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="N = 1e3, 1e4 and fewer repeats")
+    parser.add_argument("--quick", action="store_true", help="N = 1e3, 1e4 and 3 rounds")
+    parser.add_argument("--rounds", type=int, default=None, help="measurement rounds (default 7; 3 with --quick)")
     args = parser.parse_args(argv)
     try:
         import pinocchio as pin
@@ -84,85 +120,78 @@ def main(argv=None) -> int:
     model = pin.buildModelFromXML(robot.to_urdf())
     model.gravity.linear = robot.gravity
     data = model.createData()
+    bp = base_parameters(robot, rng=0)
     rng = np.random.default_rng(20240)
     sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
-    repeat = 3 if args.quick else 5
+    rounds = args.rounds or (3 if args.quick else 7)
+    load_before = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
 
     rows = []
-    for N in sizes:
-        lo, hi = robot.q_limits.T
-        q = rng.uniform(lo, hi, (N, robot.n))
-        qd = rng.uniform(-1, 1, q.shape) * robot.qd_limits
-        qdd = rng.uniform(-1, 1, q.shape) * robot.qdd_limits
-        Np = min(N, PIN_MAX_SAMPLES)
+    with threadpool_limits(limits=1):
+        blas = [{k: d.get(k) for k in ("internal_api", "version", "num_threads", "architecture")}
+                for d in threadpool_info()]
+        for N in sizes:
+            lo, hi = robot.q_limits.T
+            q = rng.uniform(lo, hi, (N, robot.n))
+            qd = rng.uniform(-1, 1, q.shape) * robot.qd_limits
+            qdd = rng.uniform(-1, 1, q.shape) * robot.qdd_limits
+            cases = _cases(robot, model, data, bp, pin, q, qd, qdd)
+            times = {(c, side): [] for c in cases for side in ("robidlib", "pinocchio")}
+            outs = {}
+            for name, (ours, theirs) in cases.items():          # warm-up, and the outputs
+                outs[name] = (ours(), theirs())
+            for _ in range(rounds):  # interleaved: a busy period of the machine hits every case
+                for name, (ours, theirs) in cases.items():
+                    for side, f in (("robidlib", ours), ("pinocchio", theirs)):
+                        times[(name, side)].append(_timed(f)[1:])
+            errors = {
+                "regressor": _rel_err(outs["regressor"][0], from_pinocchio_order(outs["regressor"][1])),
+                "regressor, out=": _rel_err(outs["regressor, out="][0], from_pinocchio_order(outs["regressor, out="][1])),
+                "base regressor": _rel_err(outs["base regressor"][0], outs["base regressor"][1]),
+                "inverse dynamics": _rel_err(outs["inverse dynamics"][0], outs["inverse dynamics"][1]),
+            }
+            row = dict(N=N, rounds=rounds, cases={})
+            for name in cases:
+                entry = {}
+                for side in ("robidlib", "pinocchio"):
+                    t = np.array(times[(name, side)]) / N * 1e6            # (rounds, 3) us/sample
+                    entry[side] = dict(
+                        wall_median=float(np.median(t[:, 0])), cpu_median=float(np.median(t[:, 1])),
+                        cpu_min=float(t[:, 1].min()), system_median=float(np.median(t[:, 2])),
+                    )
+                entry["cpu_ratio_median"] = entry["pinocchio"]["cpu_median"] / entry["robidlib"]["cpu_median"]
+                entry["wall_ratio_median"] = entry["pinocchio"]["wall_median"] / entry["robidlib"]["wall_median"]
+                entry["max_rel_err"] = errors[name]
+                row["cases"][name] = entry
+            rows.append(row)
+    load_after = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
 
-        def pin_regressor():
-            Y = np.empty((Np, robot.n, 10 * robot.n))
-            for k in range(Np):
-                Y[k] = pin.computeJointTorqueRegressor(model, data, q[k], qd[k], qdd[k])
-            return Y
-
-        def pin_rnea():
-            tau = np.empty((Np, robot.n))
-            for k in range(Np):
-                tau[k] = pin.rnea(model, data, q[k], qd[k], qdd[k])
-            return tau
-
-        reps = repeat if N <= 10_000 else max(2, repeat // 2)
-        best = {k: (np.inf, np.inf, np.inf) for k in ("reg", "id", "pin_reg", "pin_id")}
-        outs = {}
-        for _ in range(reps):  # interleave the four so that a busy period hits all of them
-            for key, f, r in (
-                ("reg", lambda: regressor(robot, q, qd, qdd), 1),
-                ("pin_reg", pin_regressor, 1),
-                ("id", lambda: inverse_dynamics(robot, q, qd, qdd), 1),
-                ("pin_id", pin_rnea, 1),
-            ):
-                outs[key], w, c, sy = _best(f, r)
-                best[key] = (min(best[key][0], w),) + (min(best[key][1:], (c, sy)))
-        err_reg = _rel_err(to_pinocchio_order(outs["reg"][:Np]), outs["pin_reg"])
-        err_id = _rel_err(outs["id"][:Np], outs["pin_id"])
-        us = {k: 1e6 * v[0] / (Np if k.startswith("pin") else N) for k, v in best.items()}
-        cpu_us = {k: 1e6 * v[1] / (Np if k.startswith("pin") else N) for k, v in best.items()}
-        sys_us = {k: 1e6 * v[2] / (Np if k.startswith("pin") else N) for k, v in best.items()}
-        rows.append(
-            dict(N=N, pin_samples=Np, repeats=reps, us_per_sample=us, cpu_us_per_sample=cpu_us,
-                 system_cpu_us_per_sample=sys_us,
-                 ratio_regressor=us["pin_reg"] / us["reg"], ratio_inverse_dynamics=us["pin_id"] / us["id"],
-                 max_rel_err_regressor=err_reg, max_rel_err_inverse_dynamics=err_id)
-        )
-
-    def table(key, title):
-        head = (f"{'N':>7} | {'regressor us/sample':^29} | {'inverse dynamics us/sample':^29} | {'max rel. error':^17}\n"
-                f"{'':>7} | {'robidlib':>9} {'pin loop':>9} {'ratio':>9} | {'robidlib':>9} {'pin loop':>9} {'ratio':>9} |"
-                f" {'Y':>8} {'tau':>8}")
-        print(title)
-        print(head)
-        print("-" * len(head.splitlines()[1]))
-        for r in rows:
-            u = r[key]
-            note = f"  (pinocchio timed on {r['pin_samples']} samples)" if r["pin_samples"] < r["N"] else ""
-            print(f"{r['N']:>7} | {u['reg']:9.2f} {u['pin_reg']:9.2f} {u['pin_reg'] / u['reg']:9.2f} | "
-                  f"{u['id']:9.2f} {u['pin_id']:9.2f} {u['pin_id'] / u['id']:9.2f} | "
-                  f"{r['max_rel_err_regressor']:8.1e} {r['max_rel_err_inverse_dynamics']:8.1e}{note}")
-        print()
-
-    print("UR5 (6 joints; regressor 6 x 60 per sample); ratio = pinocchio time / robidlib time (> 1: robidlib faster)\n")
-    table("us_per_sample", "wall-clock time (minimum over the repeats)")
-    table("cpu_us_per_sample", "CPU time of the process, user + system (robust to other processes on the machine)")
-    print("system (kernel) part of robidlib's regressor CPU time, mostly the fresh zeroed pages of the "
-          "(N, 6, 60) output: " + ", ".join(f"N = {r['N']}: {r['system_cpu_us_per_sample']['reg']:.2f} us/sample"
-                                             for r in rows) + "\n")
+    print(f"UR5 (6 joints; regressor 6 x 60 per sample, base regressor 6 x {bp.rank}); one BLAS thread; "
+          f"median of {rounds} interleaved rounds\nratio = pinocchio time / robidlib time (> 1: robidlib faster); "
+          f"load average before {load_before}, after {load_after}\n")
+    head = (f"{'N':>7} {'case':<17} | {'CPU us/sample':^31} | {'wall':>6} | {'system us/sample':^19} | {'max err':>8}\n"
+            f"{'':>7} {'':<17} | {'robidlib':>9} {'pin loop':>9} {'ratio':>9} | {'ratio':>6} | "
+            f"{'robidlib':>9} {'pin loop':>9} |")
+    print(head)
+    print("-" * len(head.splitlines()[1]))
     for r in rows:
-        r["cpu_ratio_regressor"] = r["cpu_us_per_sample"]["pin_reg"] / r["cpu_us_per_sample"]["reg"]
-        r["cpu_ratio_inverse_dynamics"] = r["cpu_us_per_sample"]["pin_id"] / r["cpu_us_per_sample"]["id"]
-
-    exact = all(max(r["max_rel_err_regressor"], r["max_rel_err_inverse_dynamics"]) <= EXACT for r in rows)
-    at_1e4 = [r for r in rows if r["N"] == 10_000][0]
-    target = at_1e4["cpu_ratio_regressor"] >= 1.0
-    print(f"exact to {EXACT:g}: {'yes' if exact else 'NO'};  target (regressor at N = 1e4 at least as fast as the "
-          f"pinocchio loop, CPU time): {'met' if target else 'NOT met'} (ratio {at_1e4['cpu_ratio_regressor']:.2f}; "
-          f"wall-clock ratio {at_1e4['ratio_regressor']:.2f})")
+        for name, e in r["cases"].items():
+            print(f"{r['N']:>7} {name:<17} | {e['robidlib']['cpu_median']:9.2f} {e['pinocchio']['cpu_median']:9.2f} "
+                  f"{e['cpu_ratio_median']:9.2f} | {e['wall_ratio_median']:6.2f} | "
+                  f"{e['robidlib']['system_median']:9.2f} {e['pinocchio']['system_median']:9.2f} | "
+                  f"{e['max_rel_err']:8.1e}")
+    print()
+    exact = all(e["max_rel_err"] <= EXACT for r in rows for e in r["cases"].values())
+    verdicts = {}
+    for r in rows:
+        if r["N"] in TARGETS:
+            for name in ("regressor", "regressor, out=", "base regressor"):
+                ratio = r["cases"][name]["cpu_ratio_median"]
+                verdicts[f"{name} at N = {r['N']}"] = dict(ratio=ratio, target=TARGETS[r["N"]],
+                                                         met=bool(ratio >= TARGETS[r["N"]]))
+    print(f"exact to {EXACT:g}: {'yes' if exact else 'NO'}")
+    for k, v in verdicts.items():
+        print(f"target {v['target']:g}x, {k}: {'met' if v['met'] else 'NOT met'} (CPU ratio {v['ratio']:.2f})")
 
     import scipy
 
@@ -171,13 +200,16 @@ def main(argv=None) -> int:
         description=__doc__.splitlines()[0],
         quick=args.quick,
         machine=dict(platform=platform.platform(), processor=platform.processor(), cpus=os.cpu_count(),
-                     load_average=list(os.getloadavg()) if hasattr(os, "getloadavg") else None),
+                     load_average_before=load_before, load_average_after=load_after),
         versions=dict(python=sys.version.split()[0], numpy=np.__version__, scipy=scipy.__version__,
                       pinocchio=pin.__version__),
-        blas_threads={k: os.environ.get(k) for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")},
+        blas_threads=dict(limit=1, via="threadpoolctl.threadpool_limits(limits=1)", libraries=blas,
+                          environment={k: os.environ.get(k) for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+                                                                      "MKL_NUM_THREADS", "ROBIDLIB_BLAS_THREADS")}),
+        statistic="median over interleaved rounds of the CPU time per call (minimum also given)",
         exact_tolerance=EXACT,
         exact=exact,
-        target_met=target,
+        targets=verdicts,
         rows=rows,
     )
     out = Path(__file__).resolve().parent / "results" / "bench_regressor.json"

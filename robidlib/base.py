@@ -41,9 +41,14 @@ import numpy as np
 import scipy.linalg
 import sympy as sp
 
-from ._validate import as_array, check_choice, check_positive, check_rng
+from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_names, check_positive,
+                        check_rng, check_text)
 
 __all__ = ["BaseParameters", "base_parameters", "random_states", "format_relation"]
+
+
+#: Largest number of random states: 10^7 states of a 6-joint arm already take 1.4 GB.
+_MAX_SAMPLES = 10**7
 
 
 def random_states(
@@ -56,14 +61,18 @@ def random_states(
     Positions are uniform in ``robot.q_limits``, velocities and accelerations uniform in
     ``[-qd_limits, qd_limits]`` and ``[-qdd_limits, qdd_limits]``, independently per sample
     and joint: with probability one such states excite every direction the regressor can
-    excite, which is all that the base-parameter computation needs.
+    excite, which is all that the base-parameter computation needs. An infinite speed or
+    acceleration limit (allowed by :class:`~robidlib.robot.SerialRobot`) is replaced by the
+    finite default of its joint type in :data:`robidlib.robot.DEFAULT_LIMITS` (2 rad/s and
+    10 rad/s^2 revolute, 0.5 m/s and 5 m/s^2 prismatic): the base parameters do not depend on
+    the scale of the states, only on their richness.
 
     Parameters
     ----------
     robot : SerialRobot
         Supplies ``n``, ``q_limits`` (n, 2), ``qd_limits`` (n,), ``qdd_limits`` (n,).
     n_samples : int
-        Number of states N (>= 1).
+        Number of states N (1 to 10^7).
     rng : numpy.random.Generator or int, optional
         Random generator or seed; default ``numpy.random.default_rng(0)``.
 
@@ -87,15 +96,26 @@ def random_states(
     """
     if not all(hasattr(robot, a) for a in ("n", "q_limits", "qd_limits", "qdd_limits")):
         raise TypeError(f"robot must be a SerialRobot (with n and joint limits), got {type(robot).__name__}")
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
-        raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or not 1 <= n_samples <= _MAX_SAMPLES:
+        raise ValueError(f"n_samples must be an integer from 1 to {_MAX_SAMPLES:.0e}, got {n_samples!r}")
     gen = _rng(rng)
     n = robot.n
     lo, hi = np.asarray(robot.q_limits, dtype=float).T
     q = gen.uniform(lo, hi, size=(n_samples, n))
-    qd = gen.uniform(-1.0, 1.0, size=(n_samples, n)) * np.asarray(robot.qd_limits, dtype=float)
-    qdd = gen.uniform(-1.0, 1.0, size=(n_samples, n)) * np.asarray(robot.qdd_limits, dtype=float)
+    qd = gen.uniform(-1.0, 1.0, size=(n_samples, n)) * _finite_limits(robot, "qd")
+    qdd = gen.uniform(-1.0, 1.0, size=(n_samples, n)) * _finite_limits(robot, "qdd")
     return q, qd, qdd
+
+
+def _finite_limits(robot: Any, key: str) -> np.ndarray:
+    """``robot.<key>_limits`` with an infinite entry replaced by its joint type's default."""
+    from .robot import DEFAULT_LIMITS
+
+    lim = np.array(getattr(robot, f"{key}_limits"), dtype=float)
+    types = getattr(robot, "joint_types", ("revolute",) * lim.size)
+    inf = ~np.isfinite(lim)
+    lim[inf] = [DEFAULT_LIMITS[types[j]][key] for j in np.flatnonzero(inf)]
+    return lim
 
 
 def _rng(rng: Any) -> np.random.Generator:
@@ -138,17 +158,23 @@ def format_relation(name: str, coeffs: np.ndarray, dep_names: Sequence[str], dig
     Raises
     ------
     ValueError
-        If ``coeffs`` and ``dep_names`` differ in length or ``coeffs`` is not finite.
+        If ``coeffs`` and ``dep_names`` differ in length, ``coeffs`` is not finite or
+        ``digits`` is not in ``1..17``.
+    TypeError
+        If ``name`` is not a string or ``dep_names`` not a sequence of strings.
 
     Examples
     --------
     >>> format_relation("Izz1", [0.0, 1.0, 0.09], ["m1", "Iyy2", "m2"])
     'Izz1 + Iyy2 + 9/100*m2'
     """
+    check_text("name", name)
     c = as_array("coeffs", coeffs, ndim=1)
+    dep_names = check_names("dep_names", dep_names, unique=False)
+    digits = check_int("digits", digits, 1, 17)
     if c.size != len(dep_names):
         raise ValueError(f"coeffs has {c.size} entries but dep_names has {len(dep_names)}; they must match")
-    text = str(name)
+    text = name
     for ck, dk in zip(c, dep_names):
         if abs(ck) <= 1e-10:
             continue
@@ -181,6 +207,13 @@ class BaseParameters:
         Singular values of the stacked regressor, descending.
     tol : float
         Absolute tolerance used for the rank.
+
+    Raises
+    ------
+    ValueError, TypeError
+        If the fields do not describe base parameters: an unknown method, a rank outside
+        ``1..p``, index arrays that do not split the columns, matrices of the wrong shapes or
+        with NaN/inf, unsorted or negative singular values, a tolerance that is not > 0.
     """
 
     method: str
@@ -194,6 +227,32 @@ class BaseParameters:
     singular_values: np.ndarray
     tol: float
     _rows: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        check_choice("method", self.method, ("qr", "svd"))
+        names = check_names("names", self.names)
+        p = len(names)
+        rank = check_int("rank", self.rank, 1, p)
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "rank", rank)
+        for label, idx, size in (("independent", self.independent, rank), ("dependent", self.dependent, p - rank)):
+            a = np.asarray(idx)
+            if a.shape != (size,) or (size and a.dtype.kind not in "iu"):
+                raise ValueError(f"{label} must hold {size} column indices (integers; rank {rank} of p = {p} "
+                                 f"names), got {a.dtype} {a.shape}")
+            object.__setattr__(self, label, a.astype(int))
+        cols = np.concatenate([self.independent, self.dependent])
+        if not np.array_equal(np.sort(cols), np.arange(p)):
+            raise ValueError(
+                f"independent and dependent must split the column indices 0..{p - 1}, got "
+                f"{self.independent.tolist()} and {self.dependent.tolist()}"
+            )
+        check_fields(self, K=(rank, p - rank), V1=(p, rank), V2=(p, p - rank), singular_values=(None,))
+        if np.any(self.singular_values < 0) or np.any(np.diff(self.singular_values) > 0):
+            raise ValueError("singular_values must be >= 0 and in descending order")
+        if self.singular_values.size < rank:
+            raise ValueError(f"singular_values must hold at least rank = {rank} values, got {self.singular_values.size}")
+        object.__setattr__(self, "tol", check_positive("tol", self.tol))
 
     @property
     def n_params(self) -> int:
@@ -323,8 +382,7 @@ def _stacked_robot_regressor(robot: Any, samples: int | None, rng: Any, friction
     from .regressor import friction_regressor, regressor, stack
 
     p = 10 * robot.n + (2 * robot.n if friction else 0)
-    if samples is None:
-        samples = max(50, 2 * p)
+    samples = max(50, 2 * p) if samples is None else check_int("samples", samples, 1, _MAX_SAMPLES)
     q, qd, qdd = random_states(robot, samples, rng)
     Y = regressor(robot, q, qd, qdd)
     names = tuple(robot.param_names)
@@ -356,7 +414,8 @@ def base_parameters(
         the rank, ``K``, ``V1`` and ``V2``; ``method`` selects what :meth:`BaseParameters.beta`
         and :meth:`BaseParameters.reduce` return.
     tol : float, optional
-        Absolute rank tolerance (> 0); default ``max(rows, p) * eps * s_max``.
+        Absolute rank tolerance, at least the round-off level ``eps * s_max`` of ``W`` (a
+        smaller one would count round-off as rank); default ``max(rows, p) * eps * s_max``.
     samples : int, optional
         Number of random states for a robot; default ``max(50, 2 p)``.
     rng : numpy.random.Generator or int, optional
@@ -373,8 +432,8 @@ def base_parameters(
     Raises
     ------
     ValueError
-        Unknown method, ``tol <= 0``, an empty, 1-D or non-finite ``W``, names of the wrong
-        length, or a rank of zero.
+        Unknown method, ``tol <= 0`` or below the round-off level ``eps * s_max``, an empty,
+        1-D or non-finite ``W``, names of the wrong length, or a rank of zero.
     TypeError
         If ``robot_or_W`` is neither a robot nor numeric.
 
@@ -395,6 +454,7 @@ def base_parameters(
     check_choice("method", method, ("qr", "svd"))
     if tol is not None:
         tol = check_positive("tol", tol)
+    friction = check_flag("friction", friction)
     if hasattr(robot_or_W, "param_names") and hasattr(robot_or_W, "n"):
         if names is not None:
             raise ValueError("names must not be given with a robot: the robot names its parameters")
@@ -421,8 +481,14 @@ def base_parameters(
         )
 
     _, s, Vt = scipy.linalg.svd(W, full_matrices=True, lapack_driver="gesvd")
+    floor = float(np.finfo(float).eps * (s[0] if s.size else 0.0))
     if tol is None:
-        tol = float(max(rows, p) * np.finfo(float).eps * (s[0] if s.size else 0.0))
+        tol = max(rows, p) * floor
+    elif tol < floor:
+        raise ValueError(
+            f"tol must be >= eps * s_max = {floor:.3g} (the round-off level of W: smaller singular "
+            f"values are noise, not rank), got {tol:.3g}; the default is max(rows, p) * eps * s_max"
+        )
     r_svd = int(np.count_nonzero(s > tol))
     if r_svd == 0:
         raise ValueError(f"W has rank 0 at tolerance {tol:.3g}: no parameter affects the torques")

@@ -56,7 +56,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ._validate import as_array, check_choice, check_nonnegative, check_positive, check_rng
+from ._validate import (as_array, check_choice, check_fields, check_int, check_names, check_nonnegative,
+                        check_positive, check_rng, check_text)
 from .validation import (
     _mass_bias,
     agreement_index,
@@ -67,6 +68,7 @@ from .validation import (
 
 __all__ = [
     "ResultTable",
+    "ColumnError",
     "IdentificationData",
     "MeasurementPipeline",
     "IdentificationProblem",
@@ -111,6 +113,18 @@ def _fmt(x: Any, digits: int) -> str:
             return "-"
         return f"{x:.{digits}g}"
     return str(x)
+
+
+class ColumnError(KeyError, ValueError):
+    """An unknown column of a :class:`ResultTable` (a ``KeyError`` and a ``ValueError``)."""
+
+    def __str__(self) -> str:                  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+def _column(arg: str, name: Any, columns: tuple[str, ...]) -> None:
+    if name not in columns:
+        raise ColumnError(f"{arg}: unknown column {name!r}; expected one of {columns}")
 
 
 def _scalar(x: Any) -> Any:
@@ -177,11 +191,11 @@ class ResultTable:
 
         Raises
         ------
-        KeyError
-            If no row has the column.
+        ColumnError
+            If no row has the column (a ``KeyError`` and a
+            ``ValueError``).
         """
-        if name not in self.columns:
-            raise KeyError(f"unknown column {name!r}; the table has {self.columns}")
+        _column("name", name, self.columns)
         values = [r.get(name, float("nan")) for r in self.rows]
         try:
             return np.array(values, dtype=float)
@@ -193,12 +207,12 @@ class ResultTable:
 
         Raises
         ------
-        KeyError
-            If a condition names an unknown column.
+        ColumnError
+            If a condition names an unknown column (a ``KeyError`` and a
+            ``ValueError``).
         """
         for k in conditions:
-            if k not in self.columns:
-                raise KeyError(f"unknown column {k!r}; the table has {self.columns}")
+            _column("where", k, self.columns)
         keep = [r for r in self.rows if all(r.get(k) == v for k, v in conditions.items())]
         return ResultTable(keep, dict(self.meta))
 
@@ -207,13 +221,14 @@ class ResultTable:
 
         Raises
         ------
-        KeyError
-            If ``columns`` names an unknown column.
+        ColumnError
+            If ``columns`` names an unknown column (a ``KeyError`` and a
+            ``ValueError``).
         """
-        cols = tuple(self.columns if columns is None else columns)
+        cols = self.columns if columns is None else check_names("columns", columns)
         for c in cols:
-            if c not in self.columns:
-                raise KeyError(f"unknown column {c!r}; the table has {self.columns}")
+            _column("columns", c, self.columns)
+        digits = check_int("digits", digits, 1, 17)
         numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) is None for r in self.rows) for c in cols]
         lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" if num else "---" for num in numeric) + "|"]
         for r in self.rows:
@@ -259,7 +274,11 @@ class ResultTable:
         >>> back.column("method").tolist(), back[0]["err"]
         (['LS', 'WLS'], 1.5)
         """
-        data = json.loads(text)
+        check_text("text", text)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"text must be JSON written by ResultTable.to_json, got invalid JSON: {exc}") from None
         if isinstance(data, dict) and isinstance(data.get("columns"), dict):
             cols = data["columns"]
             lengths = {len(v) for v in cols.values() if isinstance(v, list)}
@@ -309,24 +328,18 @@ class IdentificationData:
     tau_true: np.ndarray
 
     def __post_init__(self) -> None:
-        t = as_array("t", self.t, ndim=1)
+        j = ("N", "n")
+        check_fields(self, t=("N",), q=j, qd=j, qdd=j, tau=j, q_meas=j, qd_meas=j, tau_true=j,
+                     sigma_tau=("n",), sigma_q=("n",), sigma_qd=("n",))
+        t = self.t
         if t.size < 3:
             raise ValueError(f"t must hold at least 3 samples, got {t.size}")
-        q = as_array("q", self.q, ndim=2, shape=(t.size, None))
-        n = q.shape[1]
-        vals = {"t": t, "q": q}
-        for name in ("qd", "qdd", "tau", "q_meas", "qd_meas", "tau_true"):
-            vals[name] = as_array(name, getattr(self, name), shape=(t.size, n))
         for name in ("sigma_tau", "sigma_q", "sigma_qd"):
-            s = as_array(name, getattr(self, name), shape=(n,))
-            if np.any(s < 0):
-                raise ValueError(f"{name} must be >= 0, got {s.tolist()}")
-            vals[name] = s
+            if np.any(getattr(self, name) < 0):
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name).tolist()}")
         dt = np.diff(t)
         if np.any(dt <= 0) or not np.allclose(dt, dt.mean(), rtol=1e-6, atol=0.0):
             raise ValueError("t must be uniformly spaced and increasing")
-        for k, v in vals.items():
-            object.__setattr__(self, k, v)
 
     @property
     def n_joints(self) -> int:
@@ -568,6 +581,8 @@ class IdentificationProblem:
 
     def option(self, method: str, key: str, default: Any) -> Any:
         """Setting ``key`` of ``method`` from :attr:`options`, or ``default``."""
+        check_text("method", method)
+        check_text("key", key)
         return dict(self.options.get(method, {})).get(key, default)
 
 
@@ -588,6 +603,14 @@ class FitResult:
     params: np.ndarray
     iterations: int
     info: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_fields(self, params=(None,))
+        if self.params.size == 0:
+            raise ValueError("params must hold at least one estimated parameter, got shape (0,)")
+        object.__setattr__(self, "iterations", check_int("iterations", self.iterations, 0))
+        if not isinstance(self.info, dict):
+            raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
 
 
 # ---------------------------------------------------------------------- experiments
@@ -641,6 +664,7 @@ def perturb_robot(
 
     from .params import link_params, split_link_params
 
+    _check_robot("robot", robot)
     gen = check_rng(rng)
     sizes = {k: check_nonnegative(k, v) for k, v in (("mass", mass), ("com", com), ("inertia", inertia), ("angle", angle))}
     for k in ("mass", "inertia"):
@@ -704,9 +728,11 @@ def prior_std(
     >>> sd.shape, bool((sd > 0).all())
     ((6,), True)
     """
+    _check_robot("robot", robot)
+    _check_base("base", base)
     gen = check_rng(rng)
-    if isinstance(n_samples, (bool, np.bool_)) or not isinstance(n_samples, (int, np.integer)) or n_samples < 2:
-        raise ValueError(f"n_samples must be an integer >= 2, got {n_samples!r}")
+    if isinstance(n_samples, (bool, np.bool_)) or not isinstance(n_samples, (int, np.integer)) or not 2 <= n_samples <= 10**6:
+        raise ValueError(f"n_samples must be an integer from 2 to 1e6, got {n_samples!r}")
     B = np.array([base.beta(perturb_robot(robot, gen, **sizes).params) for _ in range(int(n_samples))])
     sd = B.std(axis=0, ddof=1)
     positive = sd[sd > 0]
@@ -746,6 +772,9 @@ def clean_experiment(robot: Any, trajectory: Any) -> IdentificationData:
     """
     from .dynamics import inverse_dynamics
 
+    _check_robot("robot", robot)
+    if not all(hasattr(trajectory, k) for k in ("t", "q", "qd", "qdd")):
+        raise TypeError(f"trajectory must be a Trajectory (t, q, qd, qdd), got {type(trajectory).__name__}")
     t = as_array("trajectory.t", trajectory.t, ndim=1)
     q, qd, qdd = (as_array(k, getattr(trajectory, k), ndim=2) for k in ("q", "qd", "qdd"))
     tau = inverse_dynamics(robot, q, qd, qdd)
@@ -816,8 +845,7 @@ def add_measurement_noise(
     gen = check_rng(rng)
     check_choice("torque_noise", torque_noise, ("joint", "pooled"))
     n = data.n_joints
-    sq = np.broadcast_to(as_array("sigma_q", sigma_q, ndim=(0, 1)), (n,)).astype(float)
-    sqd = np.broadcast_to(as_array("sigma_qd", sigma_qd, ndim=(0, 1)), (n,)).astype(float)
+    sq, sqd = (_per_joint(name, v, n) for name, v in (("sigma_q", sigma_q), ("sigma_qd", sigma_qd)))
     if np.any(sq <= 0) or np.any(sqd <= 0):
         raise ValueError(f"sigma_q and sigma_qd must be > 0, got {sq.tolist()} and {sqd.tolist()}")
     rms = np.sqrt(np.mean(data.tau_true**2, axis=0))
@@ -829,6 +857,29 @@ def add_measurement_noise(
     q_meas = data.q + sq * gen.standard_normal((N, n))
     qd_meas = data.qd + sqd * gen.standard_normal((N, n))
     return IdentificationData(data.t, data.q, data.qd, data.qdd, tau, q_meas, qd_meas, st, sq, sqd, data.tau_true)
+
+
+def _per_joint(name: str, value: Any, n: int) -> np.ndarray:
+    """A scalar or one value per joint, as an ``(n,)`` array."""
+    v = as_array(name, value, ndim=(0, 1))
+    if v.ndim == 1 and v.shape != (n,):
+        raise ValueError(f"{name} must be a scalar or have shape ({n},) (one value per joint), got {v.shape}")
+    return np.broadcast_to(v, (n,)).astype(float)
+
+
+def _check_robot(name: str, robot: Any) -> None:
+    if not all(hasattr(robot, a) for a in ("n", "params", "param_names")):
+        raise TypeError(f"{name} must be a SerialRobot, got {type(robot).__name__}")
+
+
+def _check_base(name: str, base: Any) -> None:
+    if not all(hasattr(base, a) for a in ("rank", "beta", "reduce")):
+        raise TypeError(f"{name} must be a BaseParameters (from base_parameters), got {type(base).__name__}")
+
+
+def _check_problem(problem: Any) -> None:
+    if not isinstance(problem, IdentificationProblem):
+        raise TypeError(f"problem must be an IdentificationProblem, got {type(problem).__name__}")
 
 
 # ---------------------------------------------------------------------------- methods
@@ -858,6 +909,7 @@ def fit_ls(problem: IdentificationProblem) -> FitResult:
     >>> fit.params.shape, fit.iterations
     ((6,), 1)
     """
+    _check_problem(problem)
     from .estimation.lsq import ols
 
     est = ols(problem.W, problem.y)
@@ -941,6 +993,7 @@ def fit_wls_estimated(problem: IdentificationProblem) -> FitResult:
     >>> fit.iterations, len(fit.info["sigma_joint"])
     (2, 2)
     """
+    _check_problem(problem)
     from .estimation.lsq import wls
 
     est = wls(problem.W, problem.y, n_joints=problem.robot.n)
@@ -1117,6 +1170,7 @@ def fit_adaline_budget(problem: IdentificationProblem) -> FitResult:
     >>> fit.info['converged'], bool(fit.iterations < fit_adaline(problem).iterations)
     (False, True)
     """
+    _check_problem(problem)
     return _adaline(problem, _option_fraction(problem, "adaline", "budget", 0.25), False)
 
 
@@ -1228,6 +1282,7 @@ def fit_hopfield(problem: IdentificationProblem) -> FitResult:
     >>> fit.info['saturated'], bool(np.allclose(fit.params, fit_wls(problem).params, rtol=1e-4))
     (False, True)
     """
+    _check_problem(problem)
     return _hopfield(problem, None, False)
 
 
@@ -1425,8 +1480,12 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
     Raises
     ------
     ValueError
-        If the filter fails numerically (a singular mass matrix of the estimate, a covariance
-        that is no longer positive semi-definite); the message gives the step.
+        If the data carry no measurement noise (``data.sigma_q`` or ``data.sigma_qd`` zero, as
+        from :func:`clean_experiment`: the EKF needs a positive definite ``R``; add noise with
+        :func:`add_measurement_noise`), the prior model has a singular mass matrix or the
+        prior gives no spread (e.g. a zero prior without ``prior_std``), an option is not a
+        number >= 0, or the filter fails numerically (a singular mass matrix of the estimate,
+        a covariance that is no longer positive semi-definite; the message gives the step).
 
     Examples
     --------
@@ -1436,10 +1495,19 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
     >>> fit.params.shape, fit.iterations == 100
     ((6,), True)
     """
+    _check_problem(problem)
     from .estimation.kalman import ExtendedKalmanFilter
 
     d = problem.data
     n, p = problem.robot.n, problem.base.rank
+    for label, sig in (("sigma_q", d.sigma_q), ("sigma_qd", d.sigma_qd)):
+        if np.any(sig <= 0):
+            raise ValueError(
+                f"fit_ekf needs measurement noise: data.{label} must be > 0 for every joint (the "
+                f"filter's R = diag(sigma_q^2, sigma_qd^2) must be positive definite), got "
+                f"{np.asarray(sig).tolist()}; noise-free data (clean_experiment) has none, add it "
+                "with add_measurement_noise"
+            )
     N = d.t.size
     K = (N - 1) // 2                                           # filter steps
     dt = 2.0 * d.dt
@@ -1451,15 +1519,30 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
     qs = d.q_meas[::every]
     Mp, _ = _mass_bias(problem.robot, qs, np.zeros_like(qs), np.repeat(pi0[None], qs.shape[0], 0),
                        np.zeros((qs.shape[0], n, 2)))
-    minv = np.mean(np.abs(np.diagonal(np.linalg.inv(Mp), axis1=1, axis2=2)), axis=0)
+    try:
+        minv = np.mean(np.abs(np.diagonal(np.linalg.inv(Mp), axis1=1, axis2=2)), axis=0)
+    except np.linalg.LinAlgError:
+        minv = np.full(n, np.nan)
+    if not np.all(np.isfinite(minv)):
+        raise ValueError(
+            "fit_ekf starts from the prior model, but problem.prior gives a singular mass matrix "
+            f"along the measured motion (prior = {np.round(prior, 6).tolist()}); give a prior with "
+            "positive masses and inertias (e.g. the CAD model's base parameters)"
+        )
     var_qd = (dt * d.sigma_tau * minv) ** 2
     Q = np.diag(np.concatenate([0.25 * dt**2 * var_qd, var_qd, np.zeros(p)]))
     D = problem.column_scale
-    rel = float(problem.option("ekf", "rel", 0.5))
-    floor = float(problem.option("ekf", "floor", 0.02))
+    rel = check_nonnegative("options['ekf']['rel']", problem.option("ekf", "rel", 0.5))
+    floor = check_nonnegative("options['ekf']['floor']", problem.option("ekf", "floor", 0.02))
     sd_beta = rel * np.abs(prior) + floor * np.max(np.abs(prior) * D) / D
     if problem.prior_std is not None:
         sd_beta = problem.prior_std
+    if not np.all(sd_beta > 0):
+        raise ValueError(
+            "fit_ekf needs a prior spread > 0 for every base parameter, got the standard deviations "
+            f"{sd_beta.tolist()} from rel = {rel}, floor = {floor} and the prior {prior.tolist()}; give "
+            "problem.prior_std (e.g. prior_std(...)) or a non-zero prior"
+        )
     # the filter runs on the scaled state x / s (s = prior standard deviations), so that P0 = I:
     # without it P spans 1e-8 (positions) to 1e+1 (masses) and round-off breaks its symmetry
     s = np.concatenate([d.sigma_q, d.sigma_qd, sd_beta])
@@ -1532,7 +1615,7 @@ def _methods(methods: Any) -> dict[str, Callable]:
         out = {}
         for name in methods:
             if name not in METHODS:
-                raise ValueError(f"unknown method {name!r}; expected one of {', '.join(map(repr, METHODS))}")
+                raise ValueError(f"unknown method {name!r} in methods; expected one of {', '.join(map(repr, METHODS))}")
             out[name] = METHODS[name]
     if not out:
         raise ValueError("methods must name at least one method")
@@ -1627,6 +1710,7 @@ def compare_methods(
     """
     from .validation import scaled_parameter_error, standardized_error
 
+    _check_problem(problem)
     if not isinstance(problem, IdentificationProblem):
         raise TypeError(f"problem must be an IdentificationProblem, got {type(problem).__name__}")
     fns = _methods(methods)
@@ -1845,10 +1929,13 @@ def monte_carlo(
     else:
         counts = {name: n_runs for name in fns}
     for name, c in counts.items():
-        if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or c < 1:
-            raise ValueError(f"n_runs must be a positive integer (per method), got {c!r} for {name!r}")
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+        if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or not 1 <= c <= 10**5:
+            raise ValueError(f"n_runs must be an integer from 1 to 1e5 (per method), got {c!r} for {name!r}")
+    check_int("seed", seed, 0)
+    _check_robot("robot", robot)
+    _check_base("base", base)
+    if not isinstance(clean, IdentificationData):
+        raise TypeError(f"clean must be an IdentificationData (from clean_experiment), got {type(clean).__name__}")
     R = max(counts.values())
     run_ids = list(range(R)) if runs is None else sorted({int(r) for r in runs})
     if any(r < 0 or r >= R for r in run_ids):
@@ -1915,10 +2002,10 @@ def summarize(
 
     Raises
     ------
-    KeyError
-        If a grouping column is missing.
+    ColumnError
+        If a grouping column is missing (a ``KeyError`` and a ``ValueError``).
     TypeError
-        If ``table`` is not a ResultTable.
+        If ``table`` is not a ResultTable, or ``by`` / ``values`` are not sequences of names.
 
     Examples
     --------
@@ -1930,10 +2017,11 @@ def summarize(
     """
     if not isinstance(table, ResultTable):
         raise TypeError(f"table must be a ResultTable, got {type(table).__name__}")
-    by = tuple(by)
+    by = check_names("by", by)
     for c in by:
         if c not in table.columns:
-            raise KeyError(f"unknown grouping column {c!r}; the table has {table.columns}")
+            raise ColumnError(f"by: unknown grouping column {c!r}; expected one of {table.columns}")
+    values = check_names("values", values)
     groups: dict[tuple, list[dict[str, Any]]] = {}
     for r in table:
         groups.setdefault(tuple(r.get(c) for c in by), []).append(r)
@@ -2011,6 +2099,23 @@ class Study:
     column_scale: np.ndarray
     wls_std: np.ndarray
     pipeline: MeasurementPipeline | None = None
+
+    def __post_init__(self) -> None:
+        _check_robot("cad", self.cad)
+        _check_robot("real", self.real)
+        _check_base("base", self.base)
+        r = self.base.rank
+        check_fields(self, truth=(r,), prior=(r,), prior_std=(r,))
+        if np.any(self.prior_std <= 0):
+            raise ValueError(f"prior_std must be > 0, got {self.prior_std.tolist()}")
+        for name in ("train", "validation"):
+            if not isinstance(getattr(self, name), IdentificationData):
+                raise TypeError(f"{name} must be an IdentificationData, got {type(getattr(self, name)).__name__}")
+        for name in ("excitation", "validation_excitation"):
+            if not hasattr(getattr(self, name), "evaluate"):
+                raise TypeError(f"{name} must be a FourierTrajectory, got {type(getattr(self, name)).__name__}")
+        if not isinstance(self.settings, dict):
+            raise TypeError(f"settings must be a dict, got {type(self.settings).__name__}")
 
     def problem(self, level: float, rng: np.random.Generator | int, *, exact_motion: bool = False,
                 **noise: Any) -> IdentificationProblem:
@@ -2154,17 +2259,17 @@ def make_study(
     from .trajectories import excitation_cond, optimize_excitation, random_fourier
     from .validation import essential_parameters
 
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+    _check_robot("cad", cad)
+    check_int("seed", seed, 0)
     for name, value in (("duration", duration), ("fs", fs), ("frequency", frequency),
                         ("validation_duration", validation_duration), ("validation_frequency", validation_frequency)):
         check_positive(name, value)
     for name, value in (("n_harmonics", n_harmonics), ("validation_harmonics", validation_harmonics)):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 1 <= value <= 1000:
+            raise ValueError(f"{name} must be an integer from 1 to 1000, got {value!r}")
     for name, value in (("optimize", optimize), ("validation_optimize", validation_optimize)):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"{name} must be a non-negative integer (SLSQP iterations), got {value!r}")
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 10**6:
+            raise ValueError(f"{name} must be an integer from 0 to 1e6 (SLSQP iterations), got {value!r}")
     if pipeline is not None and not isinstance(pipeline, MeasurementPipeline):
         raise TypeError(f"pipeline must be a MeasurementPipeline or None, got {type(pipeline).__name__}")
     lv_ess = check_positive("essential_level", essential_level)

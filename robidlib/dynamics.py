@@ -25,9 +25,10 @@ from typing import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.integrate import solve_ivp
+from scipy.integrate import OdeSolver
 
-from ._validate import as_array, check_choice, check_positive
+from ._ode import MAX_NFEV, OdeBudget
+from ._validate import as_array, check_choice, check_fields, check_int, check_positive, check_text, check_tolerance
 from .robot import SerialRobot, _joint_array, forward_kinematics
 
 __all__ = [
@@ -196,9 +197,9 @@ def _joint_screws(robot: SerialRobot, q: np.ndarray, s: np.ndarray, c1: np.ndarr
             if kin.prismatic[j]:
                 S = X @ kin.R0[j]
             else:
-                S = (X @ kin.R0[j]).reshape(C, -1)
-                S += s[j, :, None] * (X @ kin.RK[j]).reshape(C, -1)
-                S += c1[j, :, None] * (X @ kin.RK2[j]).reshape(C, -1)
+                S = (X @ kin.R0[j]).reshape(C, 6 * j)
+                S += s[j, :, None] * (X @ kin.RK[j]).reshape(C, 6 * j)
+                S += c1[j, :, None] * (X @ kin.RK2[j]).reshape(C, 6 * j)
             S = S.reshape(C, j, 2, 3)
         new = np.zeros((C, j + 1, 2, 3))
         new[:, :j] = S
@@ -607,6 +608,12 @@ class SimulationResult:
     nfev: int
     message: str
 
+    def __post_init__(self) -> None:
+        j = ("N", "n")
+        check_fields(self, t=("N",), q=j, qd=j, qdd=j, tau=j)
+        object.__setattr__(self, "nfev", check_int("nfev", self.nfev, 0))
+        check_text("message", self.message)
+
 
 def simulate(
     robot: SerialRobot,
@@ -623,6 +630,7 @@ def simulate(
     atol: float = 1e-11,
     max_step: float = np.inf,
     coulomb_smoothing: float = 0.0,
+    max_nfev: int = MAX_NFEV,
 ) -> SimulationResult:
     """Integrate the equations of motion with :func:`scipy.integrate.solve_ivp`.
 
@@ -655,15 +663,19 @@ def simulate(
         DOP853 (8th order) with the default tolerances keeps the energy of a conservative
         simulation to about 1e-9 relative over seconds.
     rtol, atol : float, default 1e-9, 1e-11
-        Solver tolerances.
+        Solver tolerances (``rtol >= 2.2e-14``, 100 ulps: tighter cannot be met).
     max_step : float, default inf
-        Largest solver step, s.
+        Largest solver step, s (> 0; ``inf``: no limit).
     coulomb_smoothing : float, default 0
         Velocity scale ``v_s`` (rad/s or m/s) > 0 to replace the Coulomb term
         ``fc sign(qd)`` by ``fc tanh(qd / v_s)`` in the simulated plant. With the exact sign,
         a joint that stops makes the friction torque chatter and an explicit solver's step
         collapse (stick-slip); a small ``v_s`` (e.g. 1e-2) keeps the simulation fast and
         changes the friction only where ``|qd| < ~3 v_s``. 0 keeps the exact sign.
+    max_nfev : int, default 200000
+        Budget of evaluations of the dynamics (per sample interval with ``torque_interp="zoh"``,
+        where the solver restarts at every sample): a horizon or a tolerance the solver cannot
+        finish in reasonable time stops with a clear error instead of running for hours.
 
     Returns
     -------
@@ -673,10 +685,12 @@ def simulate(
     Raises
     ------
     ValueError
-        Bad shapes, NaN/inf, times not increasing, unknown ``torque_interp``, a controller
-        returning the wrong shape or NaN.
-    RuntimeError
-        If the solver fails.
+        Bad shapes, NaN/inf, times not increasing, unknown ``torque_interp``, bad tolerances
+        or ``max_step``, a controller returning the wrong shape or NaN, a mass matrix that is
+        singular (e.g. a robot without inertial parameters) at the start or along the motion,
+        a solver failure, or more than ``max_nfev`` evaluations.
+    TypeError
+        If ``robot`` is not a SerialRobot or an argument has the wrong type.
 
     Examples
     --------
@@ -687,6 +701,8 @@ def simulate(
     >>> sim.q.shape, bool(np.allclose(sim.tau, 0.0))
     ((11, 2), True)
     """
+    if not isinstance(robot, SerialRobot):
+        raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
     t = as_array("t", t, ndim=1)
     if t.size < 2 or np.any(np.diff(t) <= 0):
         raise ValueError(f"t must be strictly increasing with at least 2 entries, got {t.size} entr(y/ies)")
@@ -695,13 +711,22 @@ def simulate(
     check_choice("torque_interp", torque_interp, ("linear", "zoh"))
     fric = _flag("include_friction", include_friction)
     g = _gravity(robot, gravity)
-    rtol = check_positive("rtol", rtol)
+    rtol = check_tolerance("rtol", rtol)
     atol = check_positive("atol", atol)
-    max_step = check_positive("max_step", max_step) if np.isfinite(max_step) else np.inf
+    if not (isinstance(max_step, (float, int, np.floating, np.integer)) and max_step == np.inf):
+        max_step = check_positive("max_step", max_step)
     v_s = check_positive("coulomb_smoothing", coulomb_smoothing, allow_zero=True)
-    if isinstance(method, str):
+    if isinstance(method, str) or not (isinstance(method, type) and issubclass(method, OdeSolver)):
         check_choice("method", method, ("RK23", "RK45", "DOP853", "Radau", "BDF", "LSODA"))
+    budget = OdeBudget("simulate", max_nfev)
     n = robot.n
+    M0 = _mass_matrix(robot, q0[None])[0]
+    if not np.all(np.linalg.eigvalsh(M0) > 0):
+        raise ValueError(
+            f"simulate needs a positive definite mass matrix, but M(q0) of robot {robot.name!r} is "
+            f"singular or indefinite (eigenvalues {np.round(np.linalg.eigvalsh(M0), 6).tolist()}): give "
+            "the robot inertial parameters (robot.params) with mass and inertia about every joint axis"
+        )
 
     if torque is None:
         torque = np.zeros((t.size, n))
@@ -740,13 +765,17 @@ def simulate(
         qd_cols[:, 0] = qdi
         T = _rigid_id(robot, np.repeat(qi[:, None], n + 1, axis=1), qd_cols, qdd_cols, g_cols)
         h = T[:, 0] + plant_friction(qdi)
-        return np.linalg.solve(T[:, 1:], u - h)
+        try:
+            return np.linalg.solve(T[:, 1:], u - h)
+        except np.linalg.LinAlgError:
+            raise ValueError(
+                f"simulate: the mass matrix became singular at q = {np.round(qi, 6).tolist()} (the "
+                "robot's inertial parameters give no inertia about a joint axis there)"
+            ) from None
 
-    def integrate(rhs, t_span, x0, t_eval):
-        sol = solve_ivp(rhs, t_span, x0, method=method, t_eval=t_eval, rtol=rtol, atol=atol, max_step=max_step)
-        if not sol.success:
-            raise RuntimeError(f"simulate: solve_ivp failed: {sol.message}")
-        return sol
+    def integrate(rhs, t_span, x0, t_eval, budget):
+        return budget.solve(rhs, t_span, x0, method=method, t_eval=t_eval, rtol=rtol, atol=atol,
+                            max_step=max_step)
 
     x0 = np.concatenate([q0, qd0])
     if not callable(torque) and torque_interp == "zoh":
@@ -756,7 +785,7 @@ def simulate(
         nfev, message = 0, ""
         for k in range(t.size - 1):
             sol = integrate(lambda ti, x, u=U[k]: np.concatenate([x[n:], accel(x[:n], x[n:], u)]),
-                            (t[k], t[k + 1]), X[k], [t[k + 1]])
+                            (t[k], t[k + 1]), X[k], [t[k + 1]], OdeBudget("simulate", budget.max_nfev))
             X[k + 1] = sol.y[:, -1]
             nfev += sol.nfev
             message = sol.message
@@ -764,7 +793,7 @@ def simulate(
         tau = U.copy()
     else:
         sol = integrate(lambda ti, x: np.concatenate([x[n:], accel(x[:n], x[n:], tau_of(ti, x[:n], x[n:]))]),
-                        (t[0], t[-1]), x0, t)
+                        (t[0], t[-1]), x0, t, budget)
         q, qd = sol.y[:n].T.copy(), sol.y[n:].T.copy()
         nfev, message = sol.nfev, sol.message
         if callable(torque):

@@ -36,7 +36,7 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_array, check_choice, check_nonnegative
+from ._validate import as_array, check_choice, check_fields, check_flag, check_int, check_nonnegative
 
 __all__ = [
     "PARAM_FIELDS",
@@ -104,7 +104,8 @@ def _check_terms(terms: Sequence[str], offset: bool) -> tuple[str, ...]:
         raise ValueError(f"terms must be a sequence of names such as ('viscous', 'coulomb'), got the string {terms!r}")
     terms = tuple(terms)
     for t in terms:
-        check_choice("friction term", t, ("viscous", "coulomb"))
+        if t not in ("viscous", "coulomb"):
+            raise ValueError(f"unknown friction term {t!r} in terms; expected one of 'viscous', 'coulomb'")
     if len(set(terms)) != len(terms):
         raise ValueError(f"terms must not repeat a friction term, got {terms}")
     if not isinstance(offset, (bool, np.bool_)):
@@ -205,6 +206,7 @@ def inertia_vector(I: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     I = as_array("I", I)
     if I.ndim < 2 or I.shape[-2:] != (3, 3):
         raise ValueError(f"I must have shape (..., 3, 3), got {I.shape}")
+    tol = check_nonnegative("tol", tol)
     asym = np.abs(I - np.swapaxes(I, -1, -2)).max() if I.size else 0.0
     if asym > tol * max(1.0, float(np.abs(I).max()) if I.size else 1.0):
         raise ValueError(f"I must be symmetric, got an asymmetry of {asym:.3g}")
@@ -498,7 +500,8 @@ def to_pinocchio_order(x: ArrayLike, axis: int = -1) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the axis length is not a positive multiple of 10.
+        If the axis length is not a positive multiple of 10 or ``axis`` is out of range
+        (NaN entries are kept: this is a reordering).
 
     Examples
     --------
@@ -527,7 +530,8 @@ def from_pinocchio_order(x: ArrayLike, axis: int = -1) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the axis length is not a positive multiple of 10.
+        If the axis length is not a positive multiple of 10 or ``axis`` is out of range
+        (NaN entries are kept: this is a reordering).
 
     Examples
     --------
@@ -538,9 +542,10 @@ def from_pinocchio_order(x: ArrayLike, axis: int = -1) -> np.ndarray:
 
 
 def _permute(name, x, axis, perm):
-    x = as_array(name, x, finite=False)
+    x = as_array(name, x, finite=False)          # a pure reordering: NaN placeholders may stay
     if x.ndim == 0:
         raise ValueError(f"{name} must have at least one dimension, got a scalar")
+    axis = check_int("axis", axis, -x.ndim, x.ndim - 1)
     L = x.shape[axis]
     if L == 0 or L % 10:
         raise ValueError(f"{name} must have a multiple of 10 entries along axis {axis}, got {L}")
@@ -592,6 +597,7 @@ def is_physically_consistent(
     if explain:
         return consistency_report(pi, tol)
     tol = check_nonnegative("tol", tol)
+    per_link = check_flag("per_link", per_link)
     P = _link_blocks("pi", pi)
     if P.ndim != 2:
         raise ValueError(f"pi must have shape (10 n,), got {np.shape(pi)}")
@@ -768,6 +774,25 @@ class ConsistencyReport:
     min_eig_pseudo: np.ndarray
     failures: tuple[tuple[int, str, str], ...]
     tol: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "consistent", check_flag("consistent", self.consistent))
+        per_link = np.asarray(self.per_link)
+        if per_link.dtype != bool or per_link.ndim != 1 or per_link.size == 0:
+            raise ValueError(f"per_link must be a non-empty 1-D bool array, got {per_link.dtype} {per_link.shape}")
+        n = per_link.size
+        check_fields(self, finite=False, mass=(n,), min_moment=(n,), triangle_margin=(n,), min_eig_pseudo=(n,))
+        for name in ("mass", "min_eig_pseudo", "min_moment", "triangle_margin"):
+            a = getattr(self, name)
+            bad = np.isinf(a) if name in ("min_moment", "triangle_margin") else ~np.isfinite(a)
+            if np.any(bad):                                    # NaN only where m <= tol (documented)
+                raise ValueError(f"{name} must be finite{' or NaN' if name[0] in 'mt' and name != 'mass' else ''}, "
+                                 f"got {a.tolist()}")
+        if isinstance(self.failures, (str, bytes)) or not hasattr(self.failures, "__iter__") or not all(
+                isinstance(f, tuple) and len(f) == 3 for f in self.failures):
+            raise TypeError(f"failures must be a tuple of (link, condition, detail) tuples, got {self.failures!r:.80}")
+        object.__setattr__(self, "failures", tuple(self.failures))
+        object.__setattr__(self, "tol", check_nonnegative("tol", self.tol))
 
     def __bool__(self) -> bool:
         return bool(self.consistent)

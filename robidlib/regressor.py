@@ -22,13 +22,13 @@ included). Joint ``i <= j`` feels this wrench through its unit screw expressed i
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ._validate import as_array
-from .dynamics import _chunked, _forward_pass, _gravity, _joint_screws, _matmul_rows, _state
+from .dynamics import _chunked, _forward_pass, _gravity, _joint_screws, _state
 from .params import _WRENCH_BASIS, _check_terms
 from .robot import SerialRobot
 
@@ -42,6 +42,8 @@ def regressor(
     qdd: ArrayLike,
     *,
     gravity: ArrayLike | None = None,
+    base: Any = None,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
     """Regressor of the standard inertial parameters: ``regressor(...) @ robot.params == tau``.
 
@@ -56,51 +58,142 @@ def regressor(
         Joint positions, velocities and accelerations (same shape).
     gravity : array_like, shape (3,), optional
         Override ``robot.gravity``.
+    base : BaseParameters, optional
+        Return the *base* regressor ``base.reduce(Y)``, shape ``(N, n, r)``, without ever
+        forming the full ``(N, n, 10 n)`` array: for the QR method only the independent
+        columns are computed, for the SVD method each chunk of samples is multiplied by
+        ``base.V1``. Identification needs only these columns (and real data sets have tens
+        of thousands of samples).
+    out : numpy.ndarray, optional
+        A C-contiguous float64 array of the result's shape to write into (it is overwritten
+        entirely). Reusing one array across calls saves allocating, and the operating system
+        zeroing, a large array every time.
 
     Returns
     -------
-    numpy.ndarray, shape (n, 10 n) or (N, n, 10 n)
-        Columns in the order of ``robot.param_names``; the block of link ``j`` is zero in the
-        rows of the joints after ``j``.
+    numpy.ndarray, shape (n, 10 n) or (N, n, 10 n); (n, r) or (N, n, r) with ``base``
+        Columns in the order of ``robot.param_names`` (of ``base.base_names``); the block of
+        link ``j`` is zero in the rows of the joints after ``j``. ``out`` itself if given.
 
     Raises
     ------
     ValueError
-        Shapes that do not match each other or the robot's joint count, NaN/inf.
+        Shapes that do not match each other or the robot's joint count, NaN/inf; a ``base``
+        computed for other parameters (or with friction columns); an ``out`` of the wrong
+        shape or memory layout.
+    TypeError
+        If ``base`` is not a BaseParameters or ``out`` not a float64 numpy array.
 
     Examples
     --------
     >>> import numpy as np
     >>> from robidlib.models.planar_2r import planar_2r
     >>> from robidlib.dynamics import inverse_dynamics
+    >>> from robidlib.base import base_parameters
     >>> r = planar_2r()
     >>> rng = np.random.default_rng(0)
     >>> q, qd, qdd = rng.normal(size=(3, 100, 2))
     >>> Y = regressor(r, q, qd, qdd)
     >>> Y.shape, bool(np.allclose(Y @ r.params, inverse_dynamics(r, q, qd, qdd)))
     ((100, 2, 20), True)
+    >>> bp = base_parameters(r, rng=0)
+    >>> Yb = regressor(r, q, qd, qdd, base=bp)          # only the base columns
+    >>> Yb.shape, bool(np.allclose(Yb, bp.reduce(Y)))
+    ((100, 2, 6), True)
     """
     (q2, qd2, qdd2), single = _state(robot, q, qd, qdd)
     g = _gravity(robot, gravity)
     N, n = q2.shape
-    Y = np.zeros((N, n, 10 * n))
-    for sl in _chunked(N):
-        _regressor_chunk(robot, q2[sl], qd2[sl], qdd2[sl], g, Y[sl])
-    return Y[0] if single else Y
+    blocks = _column_plan(robot, base)
+    width = 10 * n if base is None else base.rank
+    Y = _output(out, (n, width) if single else (N, n, width))
+    Y3 = Y[None] if single else Y
+    fresh = out is None                                # np.zeros: the structural zeros are there
+    if base is not None and base.method == "svd":
+        # every column is needed: one chunk of the full regressor at a time, times V1
+        scratch = None
+        for sl in _chunked(N):
+            if scratch is None:                        # the first chunk is the largest
+                scratch = np.empty((sl.stop - sl.start, n, 10 * n))
+            full = scratch[: sl.stop - sl.start]
+            _regressor_chunk(robot, q2[sl], qd2[sl], qdd2[sl], g, full, blocks, True)
+            np.matmul(full, base.V1, out=Y3[sl])
+    else:
+        for sl in _chunked(N):
+            _regressor_chunk(robot, q2[sl], qd2[sl], qdd2[sl], g, Y3[sl], blocks, not fresh)
+    return Y
 
 
 _BASIS = _WRENCH_BASIS.reshape(12, 60)
 
 
-def _regressor_chunk(robot, q, qd, qdd, g, out) -> None:
-    """Fill out (C, n, 10 n) for samples-first q, qd, qdd (C, n)."""
+def _column_plan(robot: SerialRobot, base: Any) -> list[tuple[np.ndarray, slice]]:
+    """Per link ``j``: the wrench-basis columns to compute and where they go in the output.
+
+    The full regressor needs all ten columns of every block; the QR base regressor only the
+    independent ones (``base.independent`` is ascending, so each block's columns stay
+    together); the SVD base regressor all of them (it multiplies by ``V1`` afterwards).
+    """
+    n = robot.n
+    if base is None or _check_base(robot, base).method == "svd":
+        return [(_BASIS, slice(10 * j, 10 * j + 10)) for j in range(n)]
+    plan, start = [], 0
+    basis = _WRENCH_BASIS                                        # (12, 6, 10)
+    for j in range(n):
+        cols = base.independent[(base.independent >= 10 * j) & (base.independent < 10 * j + 10)] - 10 * j
+        plan.append((basis[:, :, cols].reshape(12, -1), slice(start, start + cols.size)))
+        start += cols.size
+    return plan
+
+
+def _check_base(robot: SerialRobot, base: Any) -> Any:
+    # duck-typed: robidlib.base (a higher layer) builds BaseParameters from this module
+    if not all(hasattr(base, a) for a in ("method", "rank", "names", "independent", "V1")):
+        raise TypeError(f"base must be a BaseParameters (from base_parameters(robot)), got {type(base).__name__}")
+    if tuple(base.names) != tuple(robot.param_names):
+        raise ValueError(
+            f"base must be computed for this robot's {10 * robot.n} rigid-body parameters (base_parameters(robot), "
+            f"without friction), got {base.n_params} parameters named {tuple(base.names)[:2]}..."
+        )
+    return base
+
+
+def _output(out: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """``out`` checked (C-contiguous float64 of ``shape``), or a new array."""
+    if out is None:
+        return np.zeros(shape)
+    if not isinstance(out, np.ndarray) or out.dtype != np.float64:
+        raise TypeError(f"out must be a float64 numpy array, got {type(out).__name__} {getattr(out, 'dtype', '')}")
+    if out.shape != shape or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(
+            f"out must be a writeable C-contiguous array of shape {shape}, got shape {out.shape}"
+            f"{'' if out.flags.c_contiguous else ', not C-contiguous'}{'' if out.flags.writeable else ', read-only'}"
+        )
+    return out
+
+
+def _regressor_chunk(robot, q, qd, qdd, g, out, blocks, zero: bool) -> None:
+    """Fill ``out`` (C, n, width) for samples-first q, qd, qdd (C, n).
+
+    Per link ``j``: ``A = phi @ basis`` (C, 6, k) is the link's wrench per unit parameter
+    (``phi`` its motion features, ``basis`` the chosen columns of the wrench basis), and
+    joint ``i <= j`` feels it through its unit screw ``S[:, i]`` (in link ``j``'s frame):
+    ``Y[:, i, cols] = S[:, i] @ A``. Joints after ``j`` do not feel link ``j``: zero (written
+    only when ``zero``: a fresh ``np.zeros`` output has them already).
+    """
     C = q.shape[0]
     qT = q.T.copy()
     s, c1 = np.sin(qT), 1.0 - np.cos(qT)
-    motion = _forward_pass(robot, qT, qd.T.copy(), qdd.T.copy(), g, s, c1)
-    for (j, phi), (_, S) in zip(motion, _joint_screws(robot, q, s, c1)):
-        A = _matmul_rows(phi.T, _BASIS).reshape(C, 6, 10)  # link j's wrench is A @ pi_j
-        np.matmul(S, A, out=out[:, : j + 1, 10 * j : 10 * j + 10])
+    # the motion features of every link, samples first: (n, C, 12)
+    phi = np.stack([f for _, f in _forward_pass(robot, qT, qd.T.copy(), qdd.T.copy(), g, s, c1)])
+    phi = np.ascontiguousarray(phi.transpose(0, 2, 1))
+    for (j, S), (basis, dst) in zip(_joint_screws(robot, q, s, c1), blocks):
+        if dst.start == dst.stop:
+            continue                                   # no column of link j is wanted
+        A = (phi[j] @ basis).reshape(C, 6, -1)        # link j's wrench is A @ pi_j
+        np.matmul(S, A, out=out[:, : j + 1, dst])
+        if zero:
+            out[:, j + 1 :, dst] = 0.0
 
 
 def friction_regressor(

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import xml.etree.ElementTree as ET
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_array
+from ._validate import as_array, check_choice
 from .params import (
     _WRENCH_BASIS,
     inertia_matrix,
@@ -528,6 +529,7 @@ class SerialRobot:
             I = np.zeros((n, 3, 3)) if inertia is None else as_array("inertia", inertia)
             if I.shape not in ((n, 3, 3), (n, 6)):
                 raise ValueError(f"inertia must have shape ({n}, 3, 3) or ({n}, 6), got {I.shape}")
+            check_choice("inertia_about", inertia_about, ("com", "origin"))
             params = _link_params(m, c, I, about=inertia_about).ravel()
         return cls(
             types, origins, axes, params, friction=friction, gravity=gravity,
@@ -543,7 +545,7 @@ class SerialRobot:
         base_link: str | None = None,
         tip_link: str | None = None,
         lock_joints: Iterable[str] = (),
-        gravity: ArrayLike = (0.0, 0.0, -9.81),
+        gravity: ArrayLike | None = None,
         name: str | None = None,
     ) -> "SerialRobot":
         """A robot from a URDF file or string (parsed with the standard library).
@@ -558,8 +560,13 @@ class SerialRobot:
 
         ``<dynamics damping=... friction=...>`` become the viscous and Coulomb coefficients
         ``[fv, fc]``; ``<limit lower upper velocity effort>`` become ``q_limits``,
-        ``qd_limits``, ``tau_limits`` (continuous joints get ``[-pi, pi]``; missing values and
-        the acceleration bounds take :data:`DEFAULT_LIMITS`).
+        ``qd_limits``, ``tau_limits``. Continuous joints, and the all-zero
+        ``<limit lower="0" upper="0" .../>`` that exporters write for "no position limit"
+        (pinocchio loads it and enforces nothing), get the range of :data:`DEFAULT_LIMITS`;
+        so do a missing or zero ``velocity`` / ``effort`` and the acceleration bound. The
+        extensions written by :meth:`to_urdf` are read back: an ``acceleration`` attribute of
+        ``<limit>``, the largest finite double as an infinite limit, and the gravity of a
+        ``<robidlib gravity="x y z"/>`` element.
 
         Parameters
         ----------
@@ -573,8 +580,9 @@ class SerialRobot:
             the links they carry; links fixed to ``tip_link`` are kept.
         lock_joints : iterable of str
             Movable joints to treat as fixed at ``q = 0`` (their links are merged).
-        gravity : array_like, shape (3,), default (0, 0, -9.81)
-            Gravity in the base-link frame.
+        gravity : array_like, shape (3,), optional
+            Gravity in the base-link frame. Default: the file's ``<robidlib gravity>`` if it
+            has one, else ``(0, 0, -9.81)``.
         name : str, optional
             Default: the URDF robot name.
 
@@ -585,7 +593,8 @@ class SerialRobot:
         Raises
         ------
         ValueError
-            Malformed XML or URDF (missing or duplicate names, unknown link, bad numbers), a
+            Malformed XML or URDF (missing or duplicate names, unknown link, bad numbers, a
+            negative limit, ``lower >= upper`` other than the all-zero "no limit"), a
             ``floating`` or ``planar`` joint, a link with two movable branches (the message
             names the link and the branches), a zero or non-unit axis, a mimic joint in the
             chain, an unknown ``base_link`` / ``tip_link`` / ``lock_joints`` entry, or no
@@ -606,17 +615,31 @@ class SerialRobot:
         """
         return _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name)
 
-    def to_urdf(self, base_link: str = "base_link") -> str:
-        """The robot as URDF text (gravity is not part of URDF and is not written).
+    def to_urdf(self, base_link: str | None = None) -> str:
+        """The robot as URDF text, which :meth:`from_urdf` reads back into the same robot.
 
-        Joint origins become ``xyz``/``rpy``, inertia is written about the centre of mass; a
-        link with zero mass gets a zero inertial at its origin. Infinite torque limits are
-        written as ``effort="1e9"`` because URDF requires a number.
+        Joint origins become ``xyz``/``rpy``, inertia is written about the centre of mass (a
+        link with zero mass and zero first moment keeps its inertia, with the centre of mass
+        at the link origin), friction ``[fv, fc]`` becomes ``<dynamics damping friction>``.
+        Names are XML-escaped, so any name the constructor accepts survives.
+
+        URDF has no place for three things robidlib keeps; they are written so that other
+        URDF readers (pinocchio, ROS) ignore them and :meth:`from_urdf` restores them:
+
+        * an infinite speed or torque limit (URDF requires a number) is written as the
+          largest finite double, ``1.7976931348623157e+308``, which is read back as ``inf``;
+        * the acceleration bound is an extra ``acceleration`` attribute of ``<limit>``;
+        * the gravity vector is a top-level ``<robidlib gravity="x y z"/>`` element.
+
+        Names, joint types, limits, friction and gravity come back exactly; the inertial
+        parameters and the joint rotations come back to round-off (they pass through the
+        centre of mass and roll-pitch-yaw angles), i.e. to about ``1e-15`` relative.
 
         Parameters
         ----------
-        base_link : str, default "base_link"
-            Name of the fixed base link.
+        base_link : str, optional
+            Name of the fixed base link; default ``"base_link"`` (with ``_`` appended until it
+            differs from every link name).
 
         Returns
         -------
@@ -625,51 +648,111 @@ class SerialRobot:
         Raises
         ------
         ValueError
-            If ``base_link`` clashes with a link name, or a link has zero mass but a non-zero
-            first moment (its centre of mass is undefined).
+            If ``base_link`` is empty or clashes with a link name, a link has a negative mass
+            or a zero mass with a non-zero first moment (its centre of mass is undefined), or
+            a name holds a character that XML 1.0 cannot represent (a control character).
+        TypeError
+            If ``base_link`` is not a string.
 
         Examples
         --------
         >>> import numpy as np
         >>> from robidlib.models.planar_2r import planar_2r
-        >>> r = planar_2r()
-        >>> r2 = SerialRobot.from_urdf(r.to_urdf(), gravity=r.gravity)
+        >>> r = planar_2r().with_gravity([0.0, -9.81, 0.0])
+        >>> r2 = SerialRobot.from_urdf(r.to_urdf())
         >>> bool(np.allclose(r2.params, r.params)), r2.joint_names == r.joint_names
         (True, True)
+        >>> r2.gravity.tolist()                       # restored from the robidlib element
+        [0.0, -9.81, 0.0]
         """
-        if not isinstance(base_link, str) or not base_link or base_link in self._link_names:
-            raise ValueError(f"base_link must be a new non-empty link name, got {base_link!r}")
-        m, c, Ic = split_link_params(self._params, about="com")
-        num = lambda x: repr(float(x))  # noqa: E731
-        fmt = lambda v: " ".join(num(x) for x in v)  # noqa: E731
-        lines = [f'<robot name="{self._name}">', f'  <link name="{base_link}"/>']
+        if base_link is None:
+            base_link = "base_link"
+            while base_link in self._link_names:
+                base_link += "_"
+        elif not isinstance(base_link, str):
+            raise TypeError(f"base_link must be a string, got {type(base_link).__name__}")
+        elif not base_link or base_link in self._link_names:
+            raise ValueError(
+                f"base_link must be a non-empty name that differs from the link names "
+                f"{list(self._link_names)}, got {base_link!r}"
+            )
+        for label, names in (("name", (self._name,)), ("base_link", (base_link,)),
+                             ("joint_names", self._joint_names), ("link_names", self._link_names)):
+            for k, text in enumerate(names):
+                bad = next((ch for ch in text if _xml_illegal(ch)), None)
+                if bad is not None:
+                    where = label if label in ("name", "base_link") else f"{label}[{k}]"
+                    raise ValueError(
+                        f"{where} = {text!r} holds the character {bad!r}, which XML 1.0 (and so "
+                        "URDF) cannot represent; rename it"
+                    )
+        m = self._params.reshape(self._n, 10)[:, 0]
+        bad = np.flatnonzero(m < 0)
+        if bad.size:
+            raise ValueError(
+                f"link {self._link_names[bad[0]]!r} has the mass {m[bad[0]]!r} < 0, which URDF cannot hold"
+            )
+        try:
+            m, c, Ic = split_link_params(self._params, about="com")
+        except ValueError:
+            h = self._params.reshape(self._n, 10)[:, 1:4]
+            k = int(np.flatnonzero((m == 0) & np.any(h != 0, axis=1))[0])
+            raise ValueError(
+                f"link {self._link_names[k]!r} has zero mass but the first moment {h[k].tolist()}: "
+                "its centre of mass is undefined, so URDF cannot hold it"
+            ) from None
+        with np.errstate(over="ignore", invalid="ignore"):
+            finite = np.isfinite(c).all(axis=1) & np.isfinite(Ic).all(axis=(1, 2))
+        if not finite.all():
+            k = int(np.flatnonzero(~finite)[0])
+            raise ValueError(
+                f"link {self._link_names[k]!r}: its centre of mass or inertia about it overflows "
+                f"(mass {m[k]!r}, first moment {self._params[10 * k + 1:10 * k + 4].tolist()}), so URDF "
+                "cannot hold it"
+            )
+
+        def num(x: float) -> str:
+            x = float(x)
+            return repr(_URDF_INF if x == math.inf else x)
+
+        def vec(v: Any) -> str:
+            return " ".join(num(x) for x in v)
+
+        root = ET.Element("robot", name=self._name)
+        ET.SubElement(root, "robidlib", gravity=vec(self._gravity))
+        ET.SubElement(root, "link", name=base_link)
         parent = base_link
         for i in range(self._n):
-            T = self._origins[i]
-            lo, hi = self._q_limits[i]
-            effort = self._tau_limits[i] if np.isfinite(self._tau_limits[i]) else 1e9
+            link = ET.SubElement(root, "link", name=self._link_names[i])
+            inertial = ET.SubElement(link, "inertial")
+            ET.SubElement(inertial, "origin", xyz=vec(c[i]), rpy="0 0 0")
+            ET.SubElement(inertial, "mass", value=num(m[i]))
             I = Ic[i]
-            lines += [
-                f'  <link name="{self._link_names[i]}">',
-                "    <inertial>",
-                f'      <origin xyz="{fmt(c[i])}" rpy="0 0 0"/>',
-                f'      <mass value="{num(m[i])}"/>',
-                f'      <inertia ixx="{num(I[0, 0])}" iyy="{num(I[1, 1])}" izz="{num(I[2, 2])}" '
-                f'ixy="{num(I[0, 1])}" ixz="{num(I[0, 2])}" iyz="{num(I[1, 2])}"/>',
-                "    </inertial>",
-                "  </link>",
-                f'  <joint name="{self._joint_names[i]}" type="{self._types[i]}">',
-                f'    <parent link="{parent}"/>',
-                f'    <child link="{self._link_names[i]}"/>',
-                f'    <origin xyz="{fmt(T[:3, 3])}" rpy="{fmt(matrix_to_rpy(T[:3, :3]))}"/>',
-                f'    <axis xyz="{fmt(self._axes[i])}"/>',
-                f'    <limit lower="{num(lo)}" upper="{num(hi)}" velocity="{num(self._qd_limits[i])}" effort="{num(effort)}"/>',
-                f'    <dynamics damping="{num(self._friction[i, 0])}" friction="{num(self._friction[i, 1])}"/>',
-                "  </joint>",
-            ]
+            ET.SubElement(inertial, "inertia", ixx=num(I[0, 0]), iyy=num(I[1, 1]), izz=num(I[2, 2]),
+                          ixy=num(I[0, 1]), ixz=num(I[0, 2]), iyz=num(I[1, 2]))
+            T = self._origins[i]
+            joint = ET.SubElement(root, "joint", name=self._joint_names[i], type=self._types[i])
+            ET.SubElement(joint, "parent", link=parent)
+            ET.SubElement(joint, "child", link=self._link_names[i])
+            ET.SubElement(joint, "origin", xyz=vec(T[:3, 3]), rpy=vec(matrix_to_rpy(T[:3, :3])))
+            ET.SubElement(joint, "axis", xyz=vec(self._axes[i]))
+            lo, hi = self._q_limits[i]
+            ET.SubElement(joint, "limit", lower=num(lo), upper=num(hi), velocity=num(self._qd_limits[i]),
+                          effort=num(self._tau_limits[i]), acceleration=num(self._qdd_limits[i]))
+            ET.SubElement(joint, "dynamics", damping=num(self._friction[i, 0]), friction=num(self._friction[i, 1]))
             parent = self._link_names[i]
-        lines.append("</robot>")
-        return "\n".join(lines) + "\n"
+        ET.indent(root)
+        return ET.tostring(root, encoding="unicode") + "\n"
+
+
+#: An infinite limit in URDF text: the largest finite double, which every URDF reader parses.
+_URDF_INF = sys.float_info.max
+
+
+def _xml_illegal(ch: str) -> bool:
+    """True for a character that XML 1.0 cannot hold, not even escaped."""
+    o = ord(ch)
+    return (o < 0x20 and ch not in "\t\n\r") or 0xD800 <= o <= 0xDFFF or o in (0xFFFE, 0xFFFF)
 
 
 class _KinematicConstants:
@@ -821,7 +904,7 @@ def _read_urdf(source: Any) -> ET.Element:
         text = source
     else:
         if not os.path.isfile(source):
-            raise ValueError(f"source: no URDF file at {source!r} (pass a path or the XML text itself)")
+            raise ValueError(f"source must be a URDF file or the XML text itself; got {source!r}: no URDF file there")
         with open(source, encoding="utf-8") as fh:
             text = fh.read()
     try:
@@ -854,6 +937,24 @@ def _link_inertial(link: ET.Element) -> np.ndarray:
     ]
     Ic = T[:3, :3] @ inertia_matrix(vals) @ T[:3, :3].T
     return _link_params(m, T[:3, 3], Ic, about="com")
+
+
+def _limit_value(lim: ET.Element, key: str, joint: str, default: float) -> float:
+    """A speed, effort or acceleration bound of ``<limit>``: missing or 0 -> default, DBL_MAX -> inf."""
+    v = _floats(lim.get(key), 1, f"joint {joint!r} <limit {key}>", (0.0,))[0]
+    if v < 0:
+        raise ValueError(f"URDF: joint {joint!r} has <limit {key}={v}>; expected a bound >= 0 (0: none given)")
+    if v == 0:
+        return default
+    return math.inf if v >= _URDF_INF else v
+
+
+def _file_gravity(root: ET.Element) -> np.ndarray:
+    """Gravity of the ``<robidlib gravity="x y z"/>`` element written by to_urdf, else the default."""
+    el = root.find("robidlib")
+    if el is None or el.get("gravity") is None:
+        return np.array([0.0, 0.0, -9.81])
+    return _floats(el.get("gravity"), 3, "<robidlib gravity>")
 
 
 def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> SerialRobot:
@@ -894,6 +995,8 @@ def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> 
         joints[jname] = dict(el=el, type=jtype, parent=ends["parent"], child=ends["child"])
         children[ends["parent"]].append(jname)
 
+    if not links:
+        raise ValueError("URDF: the robot has no <link> (is it an unexpanded xacro file?)")
     roots = [k for k in links if k not in parent_of]
     if len(roots) != 1:
         if not roots:
@@ -985,7 +1088,7 @@ def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> 
         raise ValueError(f"URDF: no movable joint below base_link {base_link!r}")
     n = len(chain)
     types, origins, axes, fric = [], [], [], []
-    ql, qdl, taul = [], [], []
+    ql, qdl, qddl, taul = [], [], [], []
     for jn, Tj in chain:
         j = joints[jn]
         el = j["el"]
@@ -1003,19 +1106,22 @@ def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> 
         dflt = DEFAULT_LIMITS[jt]
         lim = el.find("limit")
         lo, hi = dflt["q"]
-        vel, eff = dflt["qd"], dflt["tau"]
+        vel, eff, acc = dflt["qd"], dflt["tau"], dflt["qdd"]
         if lim is not None:
             if j["type"] != "continuous" and lim.get("lower") is not None and lim.get("upper") is not None:
-                lo = _floats(lim.get("lower"), 1, f"joint {jn!r} <limit lower>")[0]
-                hi = _floats(lim.get("upper"), 1, f"joint {jn!r} <limit upper>")[0]
-            v = _floats(lim.get("velocity"), 1, f"joint {jn!r} <limit velocity>", (0.0,))[0]
-            e = _floats(lim.get("effort"), 1, f"joint {jn!r} <limit effort>", (0.0,))[0]
-            vel = v if v > 0 else vel
-            eff = e if e > 0 else eff
-        if not lo < hi:
-            raise ValueError(f"URDF: joint {jn!r} has <limit lower={lo}> not below upper={hi}")
+                lo_, hi_ = (_floats(lim.get(k), 1, f"joint {jn!r} <limit {k}>")[0] for k in ("lower", "upper"))
+                if not lo_ == hi_ == 0.0:              # all zero: an exporter's "no limit"
+                    if not lo_ < hi_:
+                        raise ValueError(
+                            f"URDF: joint {jn!r} has <limit lower={lo_}> not below upper={hi_} "
+                            "(only the all-zero lower = upper = 0 means 'no position limit')"
+                        )
+                    lo, hi = lo_, hi_
+            vel, eff, acc = (_limit_value(lim, key, jn, d) for key, d in
+                             (("velocity", vel), ("effort", eff), ("acceleration", acc)))
         ql.append((lo, hi))
         qdl.append(vel)
+        qddl.append(acc)
         taul.append(eff)
         dyn = el.find("dynamics")
         fv = fc = 0.0
@@ -1034,11 +1140,12 @@ def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> 
         np.array(axes),
         params.ravel(),
         friction=np.array(fric),
-        gravity=gravity,
+        gravity=_file_gravity(root) if gravity is None else gravity,
         joint_names=[jn for jn, _ in chain],
         link_names=[joints[jn]["child"] for jn, _ in chain],
         q_limits=np.array(ql),
         qd_limits=np.array(qdl),
+        qdd_limits=np.array(qddl),
         tau_limits=np.array(taul),
         name=root.get("name", "robot") if name is None else name,
     )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_array
+from ._validate import as_array, check_nonnegative
 
 __all__ = [
     "skew",
@@ -239,7 +239,8 @@ def matrix_to_rpy(R: ArrayLike) -> np.ndarray:
     """Roll-pitch-yaw angles of a rotation matrix (inverse of :func:`rpy_to_matrix`).
 
     Pitch is returned in ``[-pi/2, pi/2]``; at the singularity ``|pitch| = pi/2`` the roll is
-    set to zero and the yaw carries the whole rotation about the vertical axis.
+    set to zero and the yaw carries the whole rotation about the vertical axis. The angles
+    reproduce ``R`` to round-off everywhere, also next to the singularity.
 
     Parameters
     ----------
@@ -266,14 +267,17 @@ def matrix_to_rpy(R: ArrayLike) -> np.ndarray:
         raise ValueError(f"R must have shape (..., 3, 3), got {R.shape}")
     if not np.all(is_rotation(R)):
         raise ValueError("R must contain rotation matrices (orthonormal, determinant +1)")
-    pitch = np.arcsin(np.clip(-R[..., 2, 0], -1.0, 1.0))
-    singular = np.abs(R[..., 2, 0]) > 1.0 - 1e-12
+    # Every angle from atan2 (never arcsin or arccos, which lose half the digits near +-1):
+    # pitch from the first column, roll from the last row, and the yaw from R Rx(roll)^T,
+    # whose second column is [-sin(yaw), cos(yaw), 0]; so the yaw fits whatever roll was
+    # chosen, and rpy_to_matrix(matrix_to_rpy(R)) equals R to round-off even next to the
+    # singularity (where roll and yaw are individually ill-determined).
+    cos_pitch = np.hypot(R[..., 0, 0], R[..., 1, 0])
+    pitch = np.arctan2(-R[..., 2, 0], cos_pitch)
+    singular = cos_pitch < 1e-15
     roll = np.where(singular, 0.0, np.arctan2(R[..., 2, 1], R[..., 2, 2]))
-    yaw = np.where(
-        singular,
-        np.arctan2(-R[..., 0, 1], R[..., 1, 1]),
-        np.arctan2(R[..., 1, 0], R[..., 0, 0]),
-    )
+    sr, cr = np.sin(roll), np.cos(roll)
+    yaw = np.arctan2(sr * R[..., 0, 2] - cr * R[..., 0, 1], cr * R[..., 1, 1] - sr * R[..., 1, 2])
     return np.stack([roll, pitch, yaw], axis=-1)
 
 
@@ -289,11 +293,12 @@ def is_rotation(R: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of bool, shape (...)
+        False for a matrix with NaN or infinite entries (it is not a rotation).
 
     Raises
     ------
     ValueError
-        If the trailing shape is not ``(3, 3)``.
+        If the trailing shape is not ``(3, 3)`` or ``tol`` is negative or not finite.
 
     Examples
     --------
@@ -303,6 +308,7 @@ def is_rotation(R: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     R = as_array("R", R, finite=False)
     if R.ndim < 2 or R.shape[-2:] != (3, 3):
         raise ValueError(f"R must have shape (..., 3, 3), got {R.shape}")
+    tol = check_nonnegative("tol", tol)
     with np.errstate(invalid="ignore"):
         err = np.abs(np.swapaxes(R, -1, -2) @ R - np.eye(3)).max(axis=(-2, -1))
         det = np.linalg.det(R)

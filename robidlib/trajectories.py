@@ -29,7 +29,7 @@ positions, velocities and accelerations as ``(N, n)`` arrays (GUIDE); it unpacks
 
 from __future__ import annotations
 
-import numbers
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -38,7 +38,8 @@ import numpy as np
 import scipy.linalg
 import scipy.optimize
 
-from ._validate import as_array, check_choice, check_nonnegative, check_positive, check_rng
+from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_nonnegative, check_positive,
+                        check_rng, check_text, check_tolerance)
 
 __all__ = [
     "Trajectory",
@@ -89,13 +90,7 @@ class Trajectory:
     qdd: np.ndarray
 
     def __post_init__(self) -> None:
-        t = as_array("t", self.t, ndim=1)
-        shape = (t.shape[0], None)
-        q = as_array("q", self.q, ndim=2, shape=shape)
-        qd = as_array("qd", self.qd, ndim=2, shape=q.shape)
-        qdd = as_array("qdd", self.qdd, ndim=2, shape=q.shape)
-        for name, v in (("t", t), ("q", q), ("qd", qd), ("qdd", qdd)):
-            object.__setattr__(self, name, v)
+        check_fields(self, t=("N",), q=("N", "n"), qd=("N", "n"), qdd=("N", "n"))
 
     def __iter__(self) -> Iterator[np.ndarray]:
         return iter((self.q, self.qd, self.qdd))
@@ -354,12 +349,14 @@ def quintic_via(
 
 
 # ----------------------------------------------------------------------------- Fourier
+#: Upper bounds of the counts: far above any use, below what would exhaust memory or run for hours.
+_MAX_COUNT = {"n_joints": 1000, "n_harmonics": 1000, "n_starts": 1000, "maxiter": 10**6,
+              "n_grid": 10**6, "n_constraint": 10**6, "n_eval": 10**6, "degree": 50}
+
+
 def _check_count(name: str, value: Any) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if int(value) < 1:
-        raise ValueError(f"{name} must be >= 1, got {int(value)}")
-    return int(value)
+    """A count >= 1, at most :data:`_MAX_COUNT` of its name."""
+    return check_int(name, value, 1, _MAX_COUNT.get(name))
 
 
 @dataclass(frozen=True, eq=False)
@@ -416,8 +413,12 @@ class FourierTrajectory:
         a = as_array("a", self.a, ndim=2)
         if a.shape[0] == 0 or a.shape[1] == 0:
             raise ValueError(f"a must have shape (n, L) with n >= 1 and L >= 1, got {a.shape}")
-        b = as_array("b", self.b, ndim=2, shape=a.shape)
-        q0 = as_array("q0", self.q0, ndim=1, shape=(a.shape[0],))
+        b = as_array("b", self.b, ndim=2)
+        if b.shape != a.shape:
+            raise ValueError(f"b must have the shape of a, {a.shape}, got {b.shape}")
+        q0 = as_array("q0", self.q0, ndim=1)
+        if q0.shape != (a.shape[0],):
+            raise ValueError(f"q0 must have one entry per row of a, shape ({a.shape[0]},), got {q0.shape}")
         for name, v in (("wf", wf), ("a", a), ("b", b), ("q0", q0)):
             object.__setattr__(self, name, v)
 
@@ -758,6 +759,7 @@ def check_limits(
     ...
     ValueError: the initial guess violates its limits: joint 1 |qd| exceeds qd_max=1 by 0.875
     """
+    check_text("name", name)
     viol = limits_violation(traj, q_min=q_min, q_max=q_max, qd_max=qd_max, qdd_max=qdd_max)
     lim = _limits(traj, q_min, q_max, qd_max, qdd_max)
     what = {"q_min": "q goes below q_min", "q_max": "q exceeds q_max", "qd_max": "|qd| exceeds qd_max",
@@ -1075,6 +1077,28 @@ class ExcitationResult:
     t_eval: np.ndarray
     info: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        for name in ("trajectory", "initial"):
+            if not isinstance(getattr(self, name), (FourierTrajectory, PolynomialTrajectory)):
+                raise TypeError(f"{name} must be a FourierTrajectory or PolynomialTrajectory, got "
+                                f"{type(getattr(self, name)).__name__}")
+        for name in ("cond_initial", "cond"):
+            v = check_positive(name, getattr(self, name))
+            if v < 1.0:
+                raise ValueError(f"{name} must be >= 1 (a condition number), got {v}")
+            object.__setattr__(self, name, v)
+        n = check_fields(self, history=("h",), start_conds=("s",), t_eval=("K",))
+        for name, k in (("history", "h"), ("start_conds", "s"), ("t_eval", "K")):
+            if n[k] == 0:
+                raise ValueError(f"{name} must not be empty, got shape (0,)")
+        object.__setattr__(self, "best_start", check_int("best_start", self.best_start, 0, n["s"] - 1))
+        object.__setattr__(self, "success", check_flag("success", self.success))
+        check_text("message", self.message)
+        object.__setattr__(self, "nfev", check_int("nfev", self.nfev, 0))
+        check_choice("scaling", self.scaling, ("columns", "none"))
+        if not isinstance(self.info, dict):
+            raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
+
     @property
     def improvement(self) -> float:
         """``cond_initial / cond``."""
@@ -1211,13 +1235,13 @@ def optimize_excitation(
     friction = _flag("friction", friction)
     n_starts = _check_count("n_starts", n_starts)
     maxiter = _check_count("maxiter", maxiter)
-    ftol = check_positive("ftol", ftol)
+    ftol = check_tolerance("ftol", ftol)
     margin = check_nonnegative("margin", margin)
     if margin >= 1:
         raise ValueError(f"margin must be in [0, 1) (a relative tightening of the limits), got {margin}")
     if n_starts > 1 and rng is None:
         raise ValueError(f"n_starts={n_starts} random starts need a seed: pass rng (an int or a Generator)")
-    gen = check_rng(rng) if n_starts > 1 else None
+    gen = check_rng(rng) if rng is not None else None
     lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
     base = _base_of(robot, base, friction)
     wf, L = initial.wf, initial.n_harmonics
@@ -1343,7 +1367,16 @@ def _excitation_path(name: str, directory: Any) -> Path:
         raise TypeError(f"name must be a string, got {type(name).__name__}")
     if not name or not set(name) <= _NAME_CHARS:
         raise ValueError(f"name must be non-empty lower-case letters, digits, '_' or '-', got {name!r}")
-    return Path(EXCITATION_DIR if directory is None else directory) / f"{name}.json"
+    return _excitation_dir(directory) / f"{name}.json"
+
+
+def _excitation_dir(directory: Any) -> Path:
+    """The store folder: ``directory`` (a path) or the package's own."""
+    if directory is None:
+        return Path(EXCITATION_DIR)
+    if not isinstance(directory, (str, os.PathLike)):
+        raise TypeError(f"directory must be a path (str or os.PathLike), got {type(directory).__name__}")
+    return Path(directory)
 
 
 def _fourier_doc(traj: FourierTrajectory) -> dict:
@@ -1468,7 +1501,7 @@ def stored_excitations(*, directory: Any = None) -> list[str]:
     >>> stored_excitations(directory=tempfile.mkdtemp())
     []
     """
-    d = Path(EXCITATION_DIR if directory is None else directory)
+    d = _excitation_dir(directory)
     return sorted(p.stem for p in d.glob("*.json")) if d.is_dir() else []
 
 
@@ -1849,13 +1882,13 @@ def optimize_polynomial_excitation(
     friction = _flag("friction", friction)
     n_starts = _check_count("n_starts", n_starts)
     maxiter = _check_count("maxiter", maxiter)
-    ftol = check_positive("ftol", ftol)
+    ftol = check_tolerance("ftol", ftol)
     margin = check_nonnegative("margin", margin)
     if margin >= 1:
         raise ValueError(f"margin must be in [0, 1) (a relative tightening of the limits), got {margin}")
     if n_starts > 1 and rng is None:
         raise ValueError(f"n_starts={n_starts} random starts need a seed: pass rng (an int or a Generator)")
-    gen = check_rng(rng) if n_starts > 1 else None
+    gen = check_rng(rng) if rng is not None else None
     idx = _free_joints(free, n)
     lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
     base = _base_of(robot, base, friction)

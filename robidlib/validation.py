@@ -51,7 +51,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ._validate import as_array, check_choice, check_positive
+from ._validate import as_array, check_choice, check_fields, check_flag, check_int, check_names, check_positive
 
 __all__ = [
     "rms_index",
@@ -69,6 +69,11 @@ __all__ = [
     "sensitivity",
     "SensitivityResult",
 ]
+
+
+#: Bounds of the simulation grid: more is never needed and would run for hours.
+_MAX_SUBSTEPS = 1000
+_MAX_STEPS = 1000
 
 
 def _pair(observed: Any, predicted: Any, per_joint: bool) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -834,6 +839,21 @@ class TrackingResult:
     kd: np.ndarray
     failed: np.ndarray | bool = False
 
+    def __post_init__(self) -> None:
+        d = check_fields(self, t=("N",), q_ref=("N", "n"), kp=("n",), kd=("n",))
+        failed = np.asarray(self.failed)
+        if failed.dtype != bool:
+            raise TypeError(f"failed must be a bool or an array of bools, got dtype {failed.dtype}")
+        one = failed.ndim == 0
+        K = None if one else failed.shape[0]
+        spec = (d["N"], d["n"]) if one else (K, d["N"], d["n"])
+        check_fields(self, finite=False, q=spec, qd=spec, tau=spec)
+        for name in ("q", "qd", "tau"):                  # NaN only where a simulation failed
+            bad = ~np.isfinite(getattr(self, name))
+            if np.any(bad if one else bad[~failed]) and not (one and bool(failed)):
+                raise ValueError(f"{name} must be finite for the models that did not fail (see failed)")
+        object.__setattr__(self, "failed", bool(failed) if one else failed)
+
 
 def simulate_tracking(
     robot_or_model: Any,
@@ -888,7 +908,7 @@ def simulate_tracking(
     damping : float, default 1.0
         Damping ratio (> 0).
     substeps : int, default 2
-        Runge-Kutta steps per sample (>= 1).  The explicit method is stable while the step is
+        Runge-Kutta steps per sample (1 to 1000).  The explicit method is stable while the step is
         small against the fastest closed-loop time constant, roughly ``m_min / Kd`` for the
         smallest effective inertia ``m_min`` of any model: a model with a much smaller inertia
         than the feed-forward model (e.g. a -50 % variation of an inertia) may need more.
@@ -936,8 +956,7 @@ def simulate_tracking(
     ff = P2[0] if feedforward is None else as_array("feedforward", feedforward, shape=(model.p,))
     w = 2.0 * np.pi * check_positive("bandwidth", bandwidth)
     zeta = check_positive("damping", damping)
-    if isinstance(substeps, (bool, np.bool_)) or not isinstance(substeps, (int, np.integer)) or substeps < 1:
-        raise ValueError(f"substeps must be a positive integer, got {substeps!r}")
+    substeps = check_int("substeps", substeps, 1, _MAX_SUBSTEPS)
     check_choice("on_failure", on_failure, ("raise", "nan"))
     m = 2 * int(substeps)                         # reference on a grid of half steps
     h = dt / substeps
@@ -1073,6 +1092,32 @@ class SensitivityResult:
     failed: np.ndarray
     scale: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        d = check_fields(self, params=("p",), variations=("m",), nominal=("N", "n"))
+        if d["N"] == 0 or d["p"] == 0:
+            raise ValueError(f"params and nominal must not be empty, got shapes {self.params.shape} and {self.nominal.shape}")
+        names = tuple(self.names) if not isinstance(self.names, str) else self.names
+        if not isinstance(names, str) and len(names) != d["p"]:
+            raise ValueError(f"names must have {d['p']} entries (one per entry of params), got {len(names)}")
+        object.__setattr__(self, "names", check_names("names", names, d["p"]))
+        check_choice("output", self.output, ("q", "tau"))
+        failed = np.asarray(self.failed)
+        if failed.dtype != bool or failed.shape != (d["p"], d["m"]):
+            raise ValueError(f"failed must be a bool array of shape ({d['p']}, {d['m']}) (params x variations), "
+                             f"got {failed.dtype} {failed.shape}")
+        object.__setattr__(self, "failed", failed)
+        for name, spec in (("rms_joint", (d["p"], d["m"], d["n"])), ("rms", (d["p"], d["m"]))):
+            shape = np.shape(getattr(self, name))
+            if shape != spec:
+                raise ValueError(f"{name} must have shape {spec} (params x variations"
+                                 f"{' x joints of nominal' if len(spec) == 3 else ''}), got {shape}")
+        check_fields(self, finite=False, rms_joint=(d["p"], d["m"], d["n"]), rms=(d["p"], d["m"]))
+        for name in ("rms_joint", "rms"):
+            a = getattr(self, name)
+            ok = a[~failed]
+            if not np.all(np.isfinite(ok)) or np.any(ok < 0):
+                raise ValueError(f"{name} must be finite and >= 0 where the variation did not fail")
+
     @property
     def max_rms(self) -> np.ndarray:
         """Largest RMS index of each parameter over the variations that could be simulated, shape ``(p,)``."""
@@ -1100,8 +1145,9 @@ class SensitivityResult:
             ``failed`` marks the variations that could not be simulated.
         """
         order = np.argsort(-np.nan_to_num(self.max_rms, nan=-np.inf), kind="stable")
+        digits = check_int("digits", digits, 1, 17)
         if top is not None:
-            order = order[: int(top)]
+            order = order[: check_int("top", top, 1)]
         if self.scale is None:
             labels = [f"{100 * v:+.0f} %" for v in self.variations]
         else:
@@ -1225,13 +1271,15 @@ def sensitivity(
     if isinstance(steps, (bool, np.bool_)):
         raise TypeError(f"steps must be an int >= 2 or an array of variations, got {steps!r}")
     if isinstance(steps, (int, np.integer)):
-        if steps < 2:
-            raise ValueError(f"steps must be an int >= 2 (variations from -variation to +variation), got {steps}")
+        if not 2 <= steps <= _MAX_STEPS:
+            raise ValueError(
+                f"steps must be an int from 2 to {_MAX_STEPS} (variations from -variation to +variation), got {steps}"
+            )
         grid = np.linspace(-v, v, int(steps))
     else:
         grid = as_array("steps", steps, ndim=1)
-        if grid.size == 0:
-            raise ValueError("steps must hold at least one variation, got an empty array")
+        if not 1 <= grid.size <= _MAX_STEPS:
+            raise ValueError(f"steps must hold 1 to {_MAX_STEPS} variations, got {grid.size}")
         if np.any(np.abs(grid) > v * (1 + 1e-12)):
             raise ValueError(f"steps must lie within [-variation, variation] = [{-v}, {v}], got {grid.tolist()}")
     check_choice("output", output, ("q", "tau"))
@@ -1241,11 +1289,7 @@ def sensitivity(
     if names is None:
         names_t = model.names
     else:
-        if isinstance(names, str):
-            raise TypeError(f"names must be a sequence of str, got the str {names!r}")
-        names_t = tuple(str(x) for x in names)
-        if len(names_t) != p:
-            raise ValueError(f"names must have {p} entries (one per parameter), got {len(names_t)}")
+        names_t = check_names("names", names, p)
 
     if scale is not None:
         sc = as_array("scale", scale, shape=(p,))

@@ -132,12 +132,36 @@ def test_random_states_within_limits_and_reproducible():
     assert np.all(q >= robot.q_limits[:, 0]) and np.all(q <= robot.q_limits[:, 1])
     assert np.all(np.abs(qd) <= robot.qd_limits) and np.all(np.abs(qdd) <= robot.qdd_limits)
     np.testing.assert_array_equal(q, random_states(robot, 200, np.random.default_rng(9))[0])
-    with pytest.raises(ValueError, match="n_samples must be a positive integer"):
+    with pytest.raises(ValueError, match="n_samples must be an integer from 1 to 1e\\+07, got 0"):
         random_states(robot, 0)
+    with pytest.raises(ValueError, match="n_samples must be an integer from 1 to 1e\\+07, got 10000000000000"):
+        random_states(robot, 10**13)                 # 146 TB: refused before numpy tries
     with pytest.raises(TypeError, match="robot must be a SerialRobot"):
         random_states(np.eye(2), 5)
     with pytest.raises(TypeError, match="rng must be"):
         random_states(robot, 5, rng="seed")
+
+
+def test_random_states_replace_infinite_limits_by_the_documented_defaults():
+    from robidlib.models import ur5
+    from robidlib.robot import DEFAULT_LIMITS
+
+    robot = ur5().with_limits(qd=[np.inf, 1.0, np.inf, 1.0, 1.0, 1.0], qdd=[np.inf] * 6)
+    q, qd, qdd = random_states(robot, 500, rng=3)
+    assert np.all(np.isfinite(qd)) and np.all(np.isfinite(qdd))
+    bound = DEFAULT_LIMITS["revolute"]
+    assert np.abs(qd[:, 0]).max() <= bound["qd"] and np.abs(qd[:, 0]).max() > 0.9 * bound["qd"]
+    assert np.abs(qd[:, 1]).max() <= 1.0 and np.abs(qdd).max() <= bound["qdd"]
+    # and the base parameters of such a robot (the issue: "qd must be finite" about nothing passed)
+    assert base_parameters(robot, rng=0).rank == base_parameters(ur5(), rng=0).rank
+
+
+def test_base_parameters_refuses_a_tolerance_below_round_off():
+    with pytest.raises(ValueError, match=r"tol must be >= eps \* s_max = .* \(the round-off level of W"):
+        base_parameters(planar_rr(), tol=1e-300)
+    for bad in (-1e-6, np.nan, np.inf):
+        with pytest.raises(ValueError, match="tol must be"):
+            base_parameters(planar_rr(), tol=bad)
 
 
 def test_format_relation():

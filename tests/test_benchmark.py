@@ -19,6 +19,7 @@ from robidlib.benchmark import (
     clean_experiment,
     compare_methods,
     fit_adaline,
+    fit_ekf,
     fit_hopfield,
     fit_ls,
     fit_wls,
@@ -105,7 +106,7 @@ def test_prior_std(setup):
     # twice the errors, about twice the spread
     sd2 = prior_std(setup["cad"], setup["bp"], rng=0, n_samples=100, mass=0.2, com=0.02, inertia=0.2, angle=0.2)
     assert np.all(sd2 > 1.3 * sd)
-    with pytest.raises(ValueError, match="n_samples must be an integer >= 2"):
+    with pytest.raises(ValueError, match="n_samples must be an integer from 2 to 1e6, got 1"):
         prior_std(setup["cad"], setup["bp"], rng=0, n_samples=1)
     with pytest.raises(ValueError, match="change no base parameter"):
         prior_std(setup["cad"], setup["bp"], rng=0, n_samples=3, mass=0, com=0, inertia=0, angle=0)
@@ -176,6 +177,27 @@ def test_regressor_methods_agree_with_least_squares(setup):
     # the per-method options are honoured: a looser tolerance stops Adaline earlier
     loose = IdentificationProblem(setup["real"], setup["bp"], data, setup["prior"], options={"adaline": {"tol": 1e-4}})
     assert fit_adaline(loose).iterations < fit_adaline(problem).iterations
+
+
+def test_fit_ekf_refuses_noise_free_data_and_a_prior_without_spread(setup):
+    clean = IdentificationProblem(setup["real"], setup["bp"], setup["clean"], setup["prior"])
+    with pytest.raises(ValueError, match=r"fit_ekf needs measurement noise: data.sigma_q must be > 0"):
+        fit_ekf(clean)
+    noisy = add_measurement_noise(setup["clean"], 0.02, rng=5)
+    zero = IdentificationProblem(setup["real"], setup["bp"], noisy, np.zeros(6))
+    with pytest.raises(ValueError, match="problem.prior gives a singular mass matrix"):
+        fit_ekf(zero)
+    # a prior with some zero entries and no spread of its own still works (the floor) ...
+    fit = fit_ekf(IdentificationProblem(setup["real"], setup["bp"], noisy, setup["prior"]))
+    assert np.all(np.isfinite(fit.params))
+    # ... but not with the floor switched off
+    no_floor = IdentificationProblem(setup["real"], setup["bp"], noisy, setup["prior"] * [1, 1, 1, 1, 1, 0],
+                                     options={"ekf": {"floor": 0.0}})
+    with pytest.raises(ValueError, match="fit_ekf needs a prior spread > 0"):
+        fit_ekf(no_floor)
+    bad = IdentificationProblem(setup["real"], setup["bp"], noisy, setup["prior"], options={"ekf": {"rel": "x"}})
+    with pytest.raises(TypeError, match=r"options\['ekf'\]\['rel'\] must be a real scalar, got str"):
+        fit_ekf(bad)
 
 
 def test_ekf_process_model_is_the_augmented_state_identifier(setup):
@@ -277,7 +299,7 @@ def test_monte_carlo_and_summarize_bad_input(setup):
         monte_carlo(*args, [], 2, seed=0, **kw)
     with pytest.raises(ValueError, match="levels must be a non-empty"):
         monte_carlo(*args, [-0.1], 2, seed=0, **kw)
-    with pytest.raises(ValueError, match="n_runs must be a positive integer"):
+    with pytest.raises(ValueError, match="n_runs must be an integer from 1 to 1e5"):
         monte_carlo(*args, [0.1], 0, seed=0, **kw)
     with pytest.raises(ValueError, match="n_runs names 'EKF'"):
         monte_carlo(*args, [0.1], {"EKF": 2}, seed=0, **kw)
@@ -307,7 +329,7 @@ def test_make_study_is_deterministic():
     assert len(raw) == 2
     with pytest.raises(ValueError, match="duration must be > 0"):
         make_study(planar_2r(), duration=0.0)
-    with pytest.raises(ValueError, match="optimize must be a non-negative integer"):
+    with pytest.raises(ValueError, match="optimize must be an integer from 0 to 1e6"):
         make_study(planar_2r(), optimize=-1)
     with pytest.raises(TypeError, match="seed must be an int"):
         make_study(planar_2r(), seed="1")

@@ -289,3 +289,54 @@ def test_simulate_with_smoothed_coulomb_friction_through_a_stop():
     np.testing.assert_allclose(sim.qdd, expected, atol=1e-9)
     with pytest.raises(ValueError, match="coulomb_smoothing must be >= 0"):
         simulate(robot, t, [0.0, 0.0], [1.0, -1.0], coulomb_smoothing=-1.0)
+
+
+@pytest.mark.parametrize("make", [planar_2r, redundant_5dof, ur5])
+def test_empty_batches_give_empty_results_of_the_right_shape(make):
+    r = make()
+    n, e = r.n, np.zeros((0, r.n))
+    assert inverse_dynamics(r, e, e, e).shape == (0, n)
+    assert mass_matrix(r, e).shape == (0, n, n)
+    assert forward_dynamics(r, e, e, e).shape == (0, n)
+    assert dyn.kinetic_energy(r, e, e).shape == (0,)
+    assert dyn.potential_energy(r, e).shape == (0,)
+    assert dyn.bias_torques(r, e, e).shape == dyn.gravity_torques(r, e).shape == (0, n)
+
+
+def test_simulate_refuses_what_would_hang_or_fail_obscurely():
+    import time
+
+    r = planar_2r()
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=r"simulate: the ODE solver used up max_nfev = 2000 evaluations .* "
+                                         r"of the time span \[0, 1e\+06\]"):
+        simulate(r, [0.0, 1e6], [0.1, 0.2], [0.0, 0.0], max_nfev=2000)
+    assert time.perf_counter() - t0 < 60               # a bound, not a timing claim: it ends
+    with pytest.raises(ValueError, match="simulate needs a positive definite mass matrix, but M\\(q0\\)"):
+        simulate(r.with_params(np.zeros(20)), [0.0, 1.0], [0.1, 0.2], [0.0, 0.0])
+    for bad in (-np.inf, np.nan, -1.0, 0.0):
+        with pytest.raises(ValueError, match="max_step must be"):
+            simulate(r, [0.0, 1.0], [0.1, 0.2], [0.0, 0.0], max_step=bad)
+    with pytest.raises(TypeError, match="max_step must be a real scalar"):
+        simulate(r, [0.0, 1.0], [0.1, 0.2], [0.0, 0.0], max_step="1")
+    with pytest.raises(ValueError, match=r"rtol must be >= 2.22e-14"):
+        simulate(r, [0.0, 1.0], [0.1, 0.2], [0.0, 0.0], rtol=1e-300)
+    with pytest.raises(TypeError, match="robot must be a SerialRobot, got str"):
+        simulate("robot", [0.0, 1.0], [0.1, 0.2], [0.0, 0.0])
+    with pytest.raises(ValueError, match="max_nfev must be >= 1"):
+        simulate(r, [0.0, 1.0], [0.1, 0.2], [0.0, 0.0], max_nfev=0)
+    # the default budget is far above what a normal simulation needs
+    assert simulate(r, np.linspace(0, 2, 21), [0.1, 0.2], [0.0, 0.0]).nfev < 20_000
+
+
+def test_simulation_result_validates_its_fields():
+    t = np.linspace(0, 1, 3)
+    z = np.zeros((3, 2))
+    res = dyn.SimulationResult(t, z, z, z, z, 10, "ok")
+    assert res.q.shape == (3, 2)
+    with pytest.raises(ValueError, match=r"qd must have shape \(3, 2\) \(n = 2 from q\), got \(3, 3\)"):
+        dyn.SimulationResult(t, z, np.zeros((3, 3)), z, z, 10, "ok")
+    with pytest.raises(ValueError, match="tau must be finite"):
+        dyn.SimulationResult(t, z, z, z, np.full((3, 2), np.nan), 10, "ok")
+    with pytest.raises(ValueError, match="nfev must be >= 0, got -1"):
+        dyn.SimulationResult(t, z, z, z, z, -1, "ok")

@@ -358,7 +358,7 @@ def test_bad_identifier_input():
                                  P0=np.ones(5))
     with pytest.raises(ValueError, match="unknown integrator 'rk45'"):
         make_identifier(integrator="rk45")
-    with pytest.raises(ValueError, match="unknown measurement 'qdd'"):
+    with pytest.raises(ValueError, match="unknown measure 'qdd'"):
         make_identifier(measure=("q", "qdd"), R=[1.0, 1.0])
     with pytest.raises(ValueError, match="repeat"):
         make_identifier(measure=("q", "q"), R=[1.0, 1.0])
@@ -800,3 +800,21 @@ def test_filterpy_unscented_filter_agrees_with_the_ekf_on_the_augmented_pendulum
     assert np.allclose(ukf_std, ekf.std, rtol=0.2)                      # same information
     assert np.all(np.abs(ukf.x[2:] - ekf.params) < 2 * ekf.std)         # same answer within the bands
     assert np.all(np.abs(ekf.params / BETA - 1) < 5e-3) and np.all(np.abs(ukf.x[2:] - BETA) < 3 * ukf_std)
+
+
+def test_symbolic_model_at_a_pole_raises_a_clear_error():
+    import warnings
+
+    import sympy as sp
+
+    q, qd, qdd = sp.symbols("q qd qdd")
+    model = ekf_module.SymbolicModel(sp.Matrix([[qdd / q, sp.sin(q) / q]]), [q], [qd], [qdd])
+    assert np.allclose(model.regressor([0.5], [1.0], [2.0]), [[4.0, np.sin(0.5) / 0.5]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                # no RuntimeWarning escapes either
+        for call in (lambda: model.regressor([0.0], [1.0], [2.0]),
+                     lambda: model.regressor(np.zeros((3, 1)), np.ones((3, 1)), np.ones((3, 1))),
+                     lambda: model.regressor_derivatives([0.0], [1.0], [2.0]),
+                     lambda: model.affine_terms([0.0], [1.0])):
+            with pytest.raises(ValueError, match="at a pole of Y"):
+                call()

@@ -193,7 +193,7 @@ def test_smoother_bad_input():
     F, B, H = c["F"], c["B"], c["H"]
     args = (lambda x, u: F @ x + B @ u, lambda x, u: F, lambda x: H @ x, lambda x: H, c["Q"], c["R"], c["m0"],
             c["P0"], c["z"], list(c["u"]))
-    with pytest.raises(ValueError, match="iterations must be a positive integer"):
+    with pytest.raises(ValueError, match="iterations must be an integer from 1 to 1000"):
         iterated_extended_smoother(*args, iterations=0)
     with pytest.raises(ValueError, match="tol"):
         iterated_extended_smoother(*args, tol=-1.0)

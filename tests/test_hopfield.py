@@ -239,3 +239,16 @@ def test_bad_online_data():
     bad[3, 1, 2] = np.nan
     with pytest.raises(ValueError, match="Phi must be finite"):
         net.run_online(bad, tau, t)
+
+
+def test_a_time_span_the_solver_cannot_finish_is_refused_clearly():
+    rng = np.random.default_rng(3)
+    Phi = rng.normal(size=(30, 3))
+    tau = Phi @ np.array([0.5, -1.0, 2.0])
+    net = HopfieldEstimator(alpha=5.0, beta=1e-3, method="RK45", max_nfev=500)
+    with pytest.raises(ValueError, match=r"HopfieldEstimator.run: the ODE solver used up max_nfev = 500"):
+        net.run(Phi, tau, (0.0, 1e9))
+    with pytest.raises(ValueError, match=r"t_eval must hold at least one time within t_span"):
+        HopfieldEstimator(alpha=5.0, beta=1.0).run(Phi, tau, (0.0, 1.0), t_eval=[])
+    with pytest.raises(TypeError, match="check must be True or False"):
+        HopfieldEstimator(alpha=5.0, beta=1.0, check="no")

@@ -77,3 +77,11 @@ def test_bad_inputs():
         p.simulate(np.linspace(0, 1, 5), "zero")
     with pytest.raises(ValueError, match="torque returned non-finite"):
         p.simulate(np.linspace(0, 0.1, 5), lambda t, q, qd: np.inf if t > 0.05 else 0.0)
+
+
+def test_pendulum_simulation_bounds_its_effort():
+    p = Pendulum()
+    with pytest.raises(ValueError, match="Pendulum.simulate: the ODE solver used up max_nfev"):
+        p.simulate(np.array([0.0, 1e7]), torque=0.0, q0=1.0)
+    with pytest.raises(ValueError, match="rtol must be >= 2.22e-14"):
+        p.simulate(np.linspace(0, 1, 5), rtol=1e-300)

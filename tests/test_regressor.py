@@ -74,6 +74,47 @@ def test_regressor_chunks_and_gravity(monkeypatch):
     assert np.allclose(regressor(r, q, Z, Z, gravity=2 * g), 2 * regressor(r, q, Z, Z, gravity=g))
 
 
+@pytest.mark.parametrize("name", ["planar_2r", "redundant_5dof", "ur5"])
+@pytest.mark.parametrize("method", ["qr", "svd"])
+def test_base_regressor_equals_the_reduced_full_regressor(name, method, monkeypatch):
+    from robidlib.base import base_parameters
+
+    r = MODELS[name]
+    bp = base_parameters(r, method=method, rng=0)
+    q, qd, qdd = random_state(r, np.random.default_rng(5), 23)
+    Yb = regressor(r, q, qd, qdd, base=bp)
+    assert Yb.shape == (23, r.n, bp.rank) and Yb.flags.c_contiguous
+    np.testing.assert_allclose(Yb, bp.reduce(regressor(r, q, qd, qdd)), rtol=1e-13, atol=1e-13)
+    monkeypatch.setattr(dyn, "_CHUNK", 5)                  # several chunks, a short last one
+    np.testing.assert_allclose(regressor(r, q, qd, qdd, base=bp), Yb, rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(regressor(r, q[0], qd[0], qdd[0], base=bp), Yb[0], rtol=1e-13, atol=1e-13)
+
+
+def test_regressor_writes_into_out_entirely():
+    from robidlib.base import base_parameters
+
+    r = MODELS["ur5"]
+    q, qd, qdd = random_state(r, np.random.default_rng(6), 9)
+    Y = regressor(r, q, qd, qdd)
+    out = np.full_like(Y, np.nan)                          # stale content must not survive
+    assert regressor(r, q, qd, qdd, out=out) is out
+    np.testing.assert_array_equal(out, Y)
+    bp = base_parameters(r, rng=0)
+    outb = np.full((9, r.n, bp.rank), np.nan)
+    regressor(r, q, qd, qdd, base=bp, out=outb)
+    np.testing.assert_allclose(outb, bp.reduce(Y), rtol=1e-13, atol=1e-13)
+    with pytest.raises(ValueError, match=r"out must be a writeable C-contiguous array of shape \(9, 6, 60\), got shape \(9, 6, 59\)"):
+        regressor(r, q, qd, qdd, out=np.empty((9, 6, 59)))
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        regressor(r, q, qd, qdd, out=np.empty((60, 6, 9)).transpose(2, 1, 0))
+    with pytest.raises(TypeError, match="out must be a float64 numpy array, got ndarray float32"):
+        regressor(r, q, qd, qdd, out=np.empty((9, 6, 60), dtype=np.float32))
+    with pytest.raises(ValueError, match="base must be computed for this robot's 60 rigid-body parameters"):
+        regressor(r, q, qd, qdd, base=base_parameters(r, friction=True, rng=0))
+    with pytest.raises(TypeError, match="base must be a BaseParameters"):
+        regressor(r, q, qd, qdd, base="qr")
+
+
 def test_friction_regressor_columns_and_names():
     qd = np.array([[0.5, -2.0, 0.0], [-1.0, 3.0, 0.2]])
     F = friction_regressor(qd)

@@ -241,7 +241,7 @@ def test_constructor_bad_input(kwargs, exc, match):
         (lambda: SerialRobot.from_dh("RR", [0, 0], [0, 0], [0, 0], com=np.zeros((2, 3))), ValueError, "without mass"),
         (lambda: SerialRobot.from_dh("RR", [0, 0], [0, 0], [0, 0], mass=[1, 1], inertia=np.zeros((2, 4))), ValueError, "inertia must have shape"),
         (lambda: SerialRobot.from_dh("RR", [0, 0], [0, 0], [0, 0], mass=[1, -1]), ValueError, "mass must be >= 0"),
-        (lambda: SerialRobot.from_dh("RR", [0, 0], [0, 0], [0, 0], mass=[1, 1], inertia_about="tip"), ValueError, "unknown about"),
+        (lambda: SerialRobot.from_dh("RR", [0, 0], [0, 0], [0, 0], mass=[1, 1], inertia_about="tip"), ValueError, "unknown inertia_about"),
         (lambda: planar_2r().with_params(np.ones(10)), ValueError, r"params must have shape \(20,\)"),
         (lambda: planar_2r().with_friction(np.ones(3)), ValueError, r"friction must have shape \(2, 2\)"),
         (lambda: planar_2r().with_friction(1.0), ValueError, "the only scalar accepted is 0"),
@@ -250,7 +250,7 @@ def test_constructor_bad_input(kwargs, exc, match):
         (lambda: planar_2r().with_friction(), ValueError, "needs friction"),
         (lambda: planar_2r().with_gravity([np.inf, 0, 0]), ValueError, "gravity must be finite"),
         (lambda: planar_2r().with_limits(qd=[1.0]), ValueError, r"qd_limits must have shape \(2,\)"),
-        (lambda: planar_2r().to_urdf(base_link="forearm"), ValueError, "base_link must be a new"),
+        (lambda: planar_2r().to_urdf(base_link="forearm"), ValueError, "base_link must be a non-empty name that differs"),
         (lambda: forward_kinematics(planar_2r(), np.zeros(3)), ValueError, r"q must have shape \(2,\) or \(N, 2\)"),
         (lambda: forward_kinematics(planar_2r(), np.zeros((2, 2, 2))), ValueError, "q must have 1 or 2 dimension"),
         (lambda: forward_kinematics(planar_2r(), [np.nan, 0]), ValueError, "q must be finite"),
@@ -328,3 +328,141 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ----------------------------------------------------------------------------- URDF round trip
+from hypothesis import HealthCheck, event, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra.numpy import arrays  # noqa: E402
+
+_PRINTABLE = st.characters(blacklist_categories=("Cc", "Cs"))   # anything but control characters
+
+
+def _unit(v):
+    v = np.asarray(v, dtype=float)
+    n = np.linalg.norm(v)
+    return v / n if n > 1e-3 else np.array([0.0, 0.0, 1.0])
+
+
+@st.composite
+def any_robot(draw):
+    """A robot the constructor accepts: any types, poses, axes, names, limits, friction, gravity,
+    and any finite parameters (negative masses and a zero mass with a first moment included)."""
+    n = draw(st.integers(1, 4))
+    fl = st.floats(-1e3, 1e3, allow_nan=False)
+    # names of any characters, XML's special ones included; one robot in ten also control ones
+    text = (st.text(min_size=1, max_size=8) if draw(st.integers(0, 9)) == 0
+            else st.text(_PRINTABLE, min_size=1, max_size=8))
+    types = draw(st.lists(st.sampled_from(["revolute", "prismatic"]), min_size=n, max_size=n))
+    rpy = draw(arrays(float, (n, 3), elements=st.floats(-4, 4)))
+    xyz = draw(arrays(float, (n, 3), elements=fl))
+    origins = np.array([homogeneous(rpy_to_matrix(a), b) for a, b in zip(rpy, xyz)])
+    axes = np.array([_unit(a) for a in draw(arrays(float, (n, 3), elements=st.floats(-1, 1)))])
+    params = draw(arrays(float, (10 * n,), elements=fl))
+    for i in range(n):      # mostly positive masses; zero (with or without a first moment), negative
+        kind = draw(st.sampled_from(["positive"] * 12 + ["zero", "zero mass and moment", "negative"]))
+        params[10 * i] = {"positive": abs(params[10 * i]) + 1e-3, "negative": -abs(params[10 * i]) - 1e-3}.get(kind, 0.0)
+        if kind == "zero mass and moment":
+            params[10 * i + 1:10 * i + 4] = 0.0
+    lo = draw(arrays(float, (n,), elements=st.floats(-10, 9)))
+    width = draw(arrays(float, (n,), elements=st.floats(1e-3, 10)))
+    pos_or_inf = st.one_of(st.floats(1e-6, 1e6), st.just(np.inf))
+    kw = dict(
+        friction=draw(arrays(float, (n, 2), elements=st.floats(0, 1e3))),
+        gravity=draw(arrays(float, (3,), elements=st.floats(-20, 20))),
+        joint_names=draw(st.lists(text, min_size=n, max_size=n, unique=True)),
+        link_names=draw(st.lists(text, min_size=n, max_size=n, unique=True)),
+        q_limits=np.column_stack([lo, lo + width]),
+        qd_limits=draw(arrays(float, (n,), elements=pos_or_inf)),
+        qdd_limits=draw(arrays(float, (n,), elements=pos_or_inf)),
+        tau_limits=draw(arrays(float, (n,), elements=pos_or_inf)),
+        name=draw(st.text(_PRINTABLE, max_size=8)),
+    )
+    return SerialRobot(types, origins, axes, params, **kw)
+
+
+def _urdf_refusal(r):
+    """What to_urdf must refuse (a fragment of its message), or None."""
+    P = r.link_params
+    for text in (r.name, *r.joint_names, *r.link_names):
+        if any((ord(ch) < 0x20 and ch not in "\t\n\r") or ord(ch) in (0xFFFE, 0xFFFF) for ch in text):
+            return "cannot represent"
+    if np.any(P[:, 0] < 0):
+        return "< 0, which URDF cannot hold"
+    if np.any((P[:, 0] == 0) & np.any(P[:, 1:4] != 0, axis=1)):
+        return "zero mass but the first moment"
+    return None
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_robot())
+def test_to_urdf_round_trips_every_robot_the_constructor_accepts(r):
+    refusal = _urdf_refusal(r)
+    event("refused" if refusal else "round trip")
+    if refusal is not None:
+        with pytest.raises(ValueError, match=refusal):
+            r.to_urdf()
+        return
+    r2 = SerialRobot.from_urdf(r.to_urdf())
+    # exactly: everything URDF writes as a number of its own, names, types, limits, gravity
+    for key in ("name", "joint_types", "joint_names", "link_names", "q_limits", "qd_limits",
+                "qdd_limits", "tau_limits", "friction", "gravity"):
+        a, b = getattr(r2, key), getattr(r, key)
+        assert (np.array_equal(a, b) if isinstance(b, np.ndarray) else a == b), key
+    # to round-off: the axes (normalised again), the rotations (through roll-pitch-yaw) and the
+    # inertial parameters (through the centre of mass: round-off relative to m |c|^2 = |h|^2 / m)
+    np.testing.assert_allclose(r2.joint_axes, r.joint_axes, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(r2.joint_origins[:, :3, :3], r.joint_origins[:, :3, :3], rtol=0, atol=1e-14)
+    np.testing.assert_array_equal(r2.joint_origins[:, :, 3], r.joint_origins[:, :, 3])
+    P, P2 = r.link_params, r2.link_params
+    m = P[:, 0]
+    shift = np.divide((P[:, 1:4] ** 2).sum(axis=1), m, out=np.zeros_like(m), where=m > 0)
+    scale = np.abs(P).max(axis=1) + shift
+    assert np.all(np.abs(P2 - P).max(axis=1) <= 1e-13 * scale)
+
+
+def test_to_urdf_escapes_names_and_writes_infinite_limits_that_parsers_read():
+    r = planar_2r().with_limits(qd=[np.inf, 2.0], tau=[np.inf, np.inf], qdd=[np.inf, 3.0])
+    r = SerialRobot(r.joint_types, r.joint_origins, r.joint_axes, r.params,
+                    joint_names=['a"b', "c<d&e"], link_names=["l'1", "l>2"], name="arm & <co>",
+                    qd_limits=r.qd_limits, qdd_limits=r.qdd_limits, tau_limits=r.tau_limits)
+    text = r.to_urdf()
+    assert "inf" not in text and "1.7976931348623157e+308" in text
+    r2 = SerialRobot.from_urdf(text)
+    assert r2.joint_names == r.joint_names and r2.link_names == r.link_names and r2.name == r.name
+    assert np.array_equal(r2.qd_limits, r.qd_limits) and np.array_equal(r2.tau_limits, r.tau_limits)
+    assert np.array_equal(r2.qdd_limits, r.qdd_limits)
+    # the default base link steps aside from a link called base_link
+    r3 = SerialRobot(r.joint_types, r.joint_origins, r.joint_axes, r.params, link_names=["base_link", "x"])
+    assert SerialRobot.from_urdf(r3.to_urdf()).link_names == ("base_link", "x")
+    with pytest.raises(ValueError, match=r"joint_names\[0\] = 'a\\x01' holds the character"):
+        SerialRobot(r.joint_types, r.joint_origins, r.joint_axes, joint_names=["a\x01", "b"]).to_urdf()
+    with pytest.raises(TypeError, match="base_link must be a string, got int"):
+        r.to_urdf(base_link=3)
+
+
+def test_to_urdf_is_read_by_pinocchio_with_the_same_limits():
+    pin = pytest.importorskip("pinocchio")
+    r = planar_2r().with_limits(qd=[np.inf, 2.0], tau=[np.inf, 5.0])
+    model = pin.buildModelFromXML(r.to_urdf())
+    assert model.velocityLimit[1] == 2.0 and model.effortLimit[1] == 5.0
+    assert model.velocityLimit[0] > 1e300 and np.isfinite(model.velocityLimit[0])
+
+
+def test_from_urdf_all_zero_position_limit_means_no_limit():
+    base = URDF_ZERO_LIMIT.format(lower=0, upper=0)
+    r = SerialRobot.from_urdf(base)
+    assert r.q_limits.tolist() == [list(DEFAULT_LIMITS["revolute"]["q"])]
+    assert r.qd_limits[0] == DEFAULT_LIMITS["revolute"]["qd"]       # velocity="0": none given
+    with pytest.raises(ValueError, match=r"lower=1.0> not below upper=1.0 \(only the all-zero"):
+        SerialRobot.from_urdf(URDF_ZERO_LIMIT.format(lower=1, upper=1))
+    with pytest.raises(ValueError, match=r"<limit velocity=-1.0>; expected a bound >= 0"):
+        SerialRobot.from_urdf(base.replace('velocity="0"', 'velocity="-1"'))
+    with pytest.raises(ValueError, match="the robot has no <link>"):
+        SerialRobot.from_urdf('<robot name="empty"></robot>')
+
+
+URDF_ZERO_LIMIT = """<robot name="p"><link name="b"/><link name="l"><inertial><mass value="1"/>
+<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="j" type="revolute"><parent link="b"/><child link="l"/><axis xyz="1 0 0"/>
+<limit lower="{lower}" upper="{upper}" effort="0" velocity="0"/></joint></robot>"""

@@ -228,3 +228,17 @@ def test_decimate_bad_input():
         decimate(x, 2.0)
     with pytest.raises(ValueError, match="x must be finite"):
         decimate(np.r_[x, np.inf], 2)
+
+
+def test_filter_order_is_bounded_instead_of_hanging():
+    from robidlib.signals import MAX_ORDER, decimate, lowpass
+
+    x = np.sin(np.linspace(0, 10, 500))
+    assert lowpass(x, 5.0, 100.0, order=MAX_ORDER).shape == x.shape
+    for bad in (10**6, MAX_ORDER + 1):
+        with pytest.raises(ValueError, match=f"order must be <= {MAX_ORDER}, got {bad}"):
+            lowpass(x, 5.0, 100.0, order=bad)
+        with pytest.raises(ValueError, match=f"order must be <= {MAX_ORDER}"):
+            decimate(x, 1, order=bad)              # also when no filter would be applied
+    with pytest.raises(TypeError, match="order must be an int, got float"):
+        lowpass(x, 5.0, 100.0, order=4.0)

@@ -41,7 +41,7 @@ def test_trajectory_unpacks_as_q_qd_qdd_and_validates():
     assert "N=4, n=2" in repr(traj)
     with pytest.raises(ValueError, match=r"qd must have shape \(4, 2\)"):
         Trajectory(t, z, z[:, :1], z)
-    with pytest.raises(ValueError, match=r"q must have shape \(4, any\)"):
+    with pytest.raises(ValueError, match=r"q must have shape \(4, n\) \(N = 4 from t\)"):
         Trajectory(t, z[:3], z[:3], z[:3])
     with pytest.raises(ValueError, match="qdd must be finite"):
         Trajectory(t, z, z, z + np.nan)
@@ -211,9 +211,9 @@ def test_fourier_amplitude_bounds_hold_and_are_reached_for_one_harmonic():
 
 
 def test_fourier_bad_input():
-    with pytest.raises(ValueError, match=r"b must have shape \(2, 3\)"):
+    with pytest.raises(ValueError, match=r"b must have the shape of a, \(2, 3\)"):
         FourierTrajectory(1.0, np.zeros((2, 3)), np.zeros((2, 2)), np.zeros(2))
-    with pytest.raises(ValueError, match=r"q0 must have shape \(2,\)"):
+    with pytest.raises(ValueError, match=r"q0 must have one entry per row of a, shape \(2,\)"):
         FourierTrajectory(1.0, np.zeros((2, 3)), np.zeros((2, 3)), np.zeros(3))
     with pytest.raises(ValueError, match="wf must be > 0"):
         fourier_series([0.0], -1.0, [[1.0]], [[1.0]], [0.0])

@@ -310,8 +310,10 @@ def test_simulate_tracking_bad_input(arm, reference):
         simulate_tracking(arm, arm.params, reference, bandwidth=0.0)
     with pytest.raises(ValueError, match="damping must be > 0"):
         simulate_tracking(arm, arm.params, reference, damping=-1.0)
-    with pytest.raises(ValueError, match="substeps must be a positive integer"):
+    with pytest.raises(ValueError, match="substeps must be >= 1, got 0"):
         simulate_tracking(arm, arm.params, reference, substeps=0)
+    with pytest.raises(ValueError, match="substeps must be <= 1000, got 1000000000"):
+        simulate_tracking(arm, arm.params, reference, substeps=10**9)        # would run for hours
     with pytest.raises(ValueError, match=r"feedforward must have shape \(20,\)"):
         simulate_tracking(arm, arm.params, reference, feedforward=arm.params[:3])
     uneven = Trajectory(np.r_[0.0, 0.1, 0.3], np.zeros((3, 2)), np.zeros((3, 2)), np.zeros((3, 2)))
@@ -372,9 +374,11 @@ def test_sensitivity_bad_input(arm, reference):
         sensitivity(arm, arm.params, reference, variation=np.nan, output="tau")
     with pytest.raises(ValueError, match=r"steps must lie within \[-variation, variation\] = \[-0.5, 0.5\]"):
         sensitivity(arm, arm.params, reference, steps=[0.0, 0.6], output="tau")
-    with pytest.raises(ValueError, match="steps must be an int >= 2"):
+    with pytest.raises(ValueError, match="steps must be an int from 2 to 1000"):
         sensitivity(arm, arm.params, reference, steps=1, output="tau")
-    with pytest.raises(ValueError, match="steps must hold at least one variation"):
+    with pytest.raises(ValueError, match="steps must be an int from 2 to 1000 .*, got 6000000000"):
+        sensitivity(arm, arm.params, reference, steps=6 * 10**9, output="tau")
+    with pytest.raises(ValueError, match="steps must hold 1 to 1000 variations, got 0"):
         sensitivity(arm, arm.params, reference, steps=[], output="tau")
     with pytest.raises(TypeError, match="steps must be an int >= 2 or an array"):
         sensitivity(arm, arm.params, reference, steps=True, output="tau")

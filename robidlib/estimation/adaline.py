@@ -37,7 +37,7 @@ from typing import Any, Sequence
 import numpy as np
 import scipy.linalg
 
-from .._validate import as_array, check_choice, check_positive, check_rng
+from .._validate import as_array, check_choice, check_flag, check_positive, check_rng, check_tolerance
 from ._estimate import Estimate
 from .lsq import default_rank_tol
 
@@ -173,7 +173,8 @@ class Adaline:
         ``shuffle=True``: there is no hidden default seed.
     tol : float, optional
         Stop early when the weight change of an epoch satisfies
-        ``||w_new - w_old|| <= tol * ||w_new||``; ``None`` runs all epochs.
+        ``||w_new - w_old|| <= tol * ||w_new||`` (``tol >= eps = 2.2e-16``: a smaller one is
+        never met); ``None`` runs all epochs.
     w0 : array_like, shape (p,), optional
         Initial weights of :meth:`fit` (default zeros).
     eps : float, default 1e-12
@@ -239,8 +240,8 @@ class Adaline:
             raise ValueError(f"epochs must be a positive integer, got {epochs!r}")
         self.epochs = int(epochs)
         self.mode = check_choice("mode", mode, ("sample", "batch"))
-        self.normalized = bool(normalized)
-        self.shuffle = bool(shuffle)
+        self.normalized = check_flag("normalized", normalized)
+        self.shuffle = check_flag("shuffle", shuffle)
         if self.mode == "sample" and self.shuffle:
             try:
                 self.rng = check_rng(rng)
@@ -251,7 +252,7 @@ class Adaline:
                 ) from None
         else:
             self.rng = None if rng is None else check_rng(rng)
-        self.tol = None if tol is None else check_positive("tol", tol)
+        self.tol = None if tol is None else check_tolerance("tol", tol, minimum=np.finfo(float).eps)
         self.w0 = None if w0 is None else as_array("w0", w0, ndim=1)
         self.eps = check_positive("eps", eps)
         self.divergence_factor = check_positive("divergence_factor", divergence_factor)
@@ -423,6 +424,8 @@ class Adaline:
         if d.shape[0] != X.shape[0]:
             raise ValueError(f"x_row has {X.shape[0]} rows but t has {d.shape[0]} entries; they must match")
         p = X.shape[1]
+        if p == 0:
+            raise ValueError(f"x_row must have at least one entry (one per weight), got shape {np.shape(x_row)}")
         if self._w is None:
             self._w = self._initial_weights(p)
         elif self._w.size != p:
@@ -582,10 +585,24 @@ def _names_or_default(names: Sequence[str] | None, p: int) -> tuple[str, ...] | 
     return tuple(str(nm) for nm in names)
 
 
+#: Most epochs (passes) a call may run: far beyond convergence, short of running for hours.
+_MAX_EPOCHS = 10**7
+
+
 def _epoch_count(name: str, value: Any) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"{name} must be a non-negative integer number of epochs, got {value!r}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 0 <= value <= _MAX_EPOCHS:
+        raise ValueError(f"{name} must be an integer number of epochs from 0 to {_MAX_EPOCHS:.0e}, got {value!r}")
     return int(value)
+
+
+def _initial_weights(w0: Any, p: int, what: str) -> np.ndarray:
+    """``w0`` (default zeros) as a copy of shape ``(p,)``, one weight per column of ``what``."""
+    if w0 is None:
+        return np.zeros(p)
+    w = as_array("w0", w0, ndim=1)
+    if w.shape != (p,):
+        raise ValueError(f"w0 must have shape ({p},) (one weight per column of {what}), got {w.shape}")
+    return w.copy()
 
 
 def adaline_batch(
@@ -683,9 +700,11 @@ def adaline_batch(
         raise ValueError(f"rate is a fraction of the stable bound 2/lambda_max and must be < 1, got {frac}")
     budget = None if epochs is None else _epoch_count("epochs", epochs)
     n_max = _epoch_count("max_epochs", max_epochs)
-    tol = check_positive("tol", tol)
-    w = np.zeros(p) if w0 is None else as_array("w0", w0, shape=(p,)).copy()
-    D = np.linalg.norm(W, axis=0) if equilibrate else np.ones(p)
+    if n_max < 1:
+        raise ValueError(f"max_epochs must be >= 1, got {n_max}")
+    tol = check_tolerance("tol", tol, minimum=np.finfo(float).eps)
+    w = _initial_weights(w0, p, "W")
+    D = np.linalg.norm(W, axis=0) if check_flag("equilibrate", equilibrate) else np.ones(p)
     if np.any(D == 0):
         raise ValueError("W has an all-zero column: that parameter is not excited at all")
     X = W / D
@@ -710,18 +729,21 @@ def adaline_batch(
     return _estimate_at(W, y, w, _names_or_default(names, p), "adaline", info)
 
 
-def _samples(Y: Any, tau: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Per-sample regressor ``(N, n, p)`` and torques ``(N, n)`` (``(N, p)``, ``(N,)`` accepted)."""
-    Y = as_array("Y", Y, ndim=(2, 3))
+def _samples(Y: Any, tau: Any, name: str = "Y") -> tuple[np.ndarray, np.ndarray]:
+    """Per-sample regressor ``(N, n, p)`` and torques ``(N, n)`` (``(N, p)``, ``(N,)`` accepted).
+
+    ``name`` is the regressor's argument name in the messages (``Phi`` for the Hopfield network).
+    """
+    Y = as_array(name, Y, ndim=(2, 3))
     tau = as_array("tau", tau, ndim=(1, 2))
     if Y.ndim == 2:
         if tau.ndim != 1:
-            raise ValueError(f"with Y of shape (N, p), tau must have shape (N,), got {tau.shape}")
+            raise ValueError(f"with {name} of shape (N, p), tau must have shape (N,), got {tau.shape}")
         Y, tau = Y[:, None, :], tau[:, None]
     if tau.shape != Y.shape[:2]:
-        raise ValueError(f"tau must have shape {Y.shape[:2]} to match Y {Y.shape}, got {tau.shape}")
+        raise ValueError(f"tau must have shape {Y.shape[:2]} to match {name} {Y.shape}, got {tau.shape}")
     if Y.shape[0] == 0 or Y.shape[2] == 0:
-        raise ValueError(f"Y must hold at least one sample and one parameter, got shape {Y.shape}")
+        raise ValueError(f"{name} must hold at least one sample and one parameter, got shape {Y.shape}")
     return Y, tau
 
 
@@ -811,10 +833,10 @@ def adaline_online(
     g = check_positive("rate", rate)
     if g >= 2.0:
         raise ValueError(f"rate is the normalised step and must be in ]0, 2[, got {g}")
-    if isinstance(passes, (bool, np.bool_)) or not isinstance(passes, (int, np.integer)) or passes < 1:
-        raise ValueError(f"passes must be a positive integer, got {passes!r}")
+    if isinstance(passes, (bool, np.bool_)) or not isinstance(passes, (int, np.integer)) or not 1 <= passes <= 10**4:
+        raise ValueError(f"passes must be an integer from 1 to 1e4, got {passes!r}")
     eps = check_positive("eps", eps)
-    w = np.zeros(p) if w0 is None else as_array("w0", w0, shape=(p,)).copy()
+    w = _initial_weights(w0, p, "Y")
     power = np.einsum("knp,knp->k", Y, Y) + eps
     hist = np.empty((passes * N + 1, p))
     hist[0] = w
@@ -903,7 +925,7 @@ def recursive_least_squares(
     if lam > 1.0:
         raise ValueError(f"forgetting must be in ]0, 1], got {lam}")
     P = check_positive("p0", p0) * np.eye(p)
-    w = np.zeros(p) if w0 is None else as_array("w0", w0, shape=(p,)).copy()
+    w = _initial_weights(w0, p, "Y")
     hist = np.empty((N + 1, p))
     hist[0] = w
     eye = np.eye(n)

@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validate import as_array, check_choice, check_positive
+from .._validate import as_array, check_choice, check_flag, check_positive, check_tolerance
 from .base_model import robot_base_model
 from .kalman import ExtendedKalmanFilter, _check_cov, _check_out, _solve, numerical_jacobian
 from .symbolic import _is_robot
@@ -204,11 +204,14 @@ class AugmentedStateIdentifier:
         self.integrator = check_choice("integrator", integrator, ("euler", "rk4"))
         if isinstance(measure, str):
             measure = (measure,)
-        measure = tuple(measure)
+        try:
+            measure = tuple(measure)
+        except TypeError:
+            raise TypeError(f"measure must be 'q', 'qd' or a sequence of them, got {type(measure).__name__}") from None
         if not measure:
             raise ValueError("measure must name at least one quantity: ('q',), ('qd',) or ('q', 'qd')")
         for name in measure:
-            check_choice("measurement", name, _MEASURES)
+            check_choice("measure", name, _MEASURES)
         if len(set(measure)) != len(measure):
             raise ValueError(f"measure must not repeat a name, got {measure}")
         self.measure = measure
@@ -237,7 +240,7 @@ class AugmentedStateIdentifier:
             self.jacobian = jacobian
         self._cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._Inx = np.eye(self.nx)
-        self.fd_step = None if fd_step is None else check_positive("fd_step", fd_step)
+        self.fd_step = None if fd_step is None else check_tolerance("fd_step", fd_step)
         if names is None:
             names = tuple(f"b{i + 1}" for i in range(self.p))
         names = tuple(str(s) for s in names)
@@ -255,7 +258,7 @@ class AugmentedStateIdentifier:
         P0 = _check_cov("P0", P0, self.nx, allow_diag=True)
         self.filter = ExtendedKalmanFilter(
             self.transition, self.measurement, self.transition_jacobian, self.measurement_jacobian,
-            Q, R, x0, P0, record_history=record_history,
+            Q, R, x0, P0, record_history=check_flag("record_history", record_history),
         )
 
     # ------------------------------------------------------------------ model
@@ -675,7 +678,7 @@ class AugmentedStateIdentifier:
             numerically failing filter (with the step number).
         """
         t, U, z = self._check_record(t, tau, z, torque)
-        return self._filter_record(t, U, z, keep_cov, prior=False)
+        return self._filter_record(t, U, z, check_flag("keep_cov", keep_cov), prior=False)
 
     def _filter_record(self, t: np.ndarray, U: np.ndarray, z: np.ndarray, keep_cov: bool,
                        prior: bool) -> dict[str, np.ndarray]:

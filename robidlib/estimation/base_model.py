@@ -43,9 +43,21 @@ class RobotBaseModel:
 
     def __init__(self, robot: Any, base: Any, friction: tuple[str, ...], base_has_friction: bool,
                  symbolic: "SymbolicModel | None") -> None:
-        from ..params import friction_names
+        from ..base import BaseParameters
+        from ..params import _check_terms, friction_names
 
-        self.robot, self.base, self.friction = robot, base, friction
+        if not _is_robot(robot):
+            raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
+        if not isinstance(base, BaseParameters):
+            raise TypeError(f"base must be a BaseParameters, got {type(base).__name__}")
+        if isinstance(friction, str):
+            raise TypeError(f"friction must be a sequence of terms such as ('viscous',), got the string {friction!r}")
+        friction = tuple(friction) and _check_terms(friction, False)
+        if not isinstance(base_has_friction, (bool, np.bool_)):
+            raise TypeError(f"base_has_friction must be True or False, got {base_has_friction!r}")
+        if symbolic is not None and not isinstance(symbolic, SymbolicModel):
+            raise TypeError(f"symbolic must be a SymbolicModel or None, got {type(symbolic).__name__}")
+        self.robot, self.base, self.friction = robot, base, tuple(friction)
         self._base_has_friction = base_has_friction
         self.n_joints = int(robot.n)
         extra = friction_names(robot.n, friction) if friction else ()
@@ -184,6 +196,8 @@ def robot_base_model(
         base = base_parameters(robot)
     if not isinstance(base, BaseParameters):
         raise TypeError(f"base must be a BaseParameters (from base_parameters(robot)), got {type(base).__name__}")
+    if isinstance(friction, str):
+        raise TypeError(f"friction must be a sequence of terms such as ['viscous'], got the string {friction!r}")
     friction = () if len(tuple(friction)) == 0 else _check_terms(friction, False)
     rigid = tuple(robot.param_names)
     with_fr = rigid + tuple(friction_names(robot.n))
@@ -202,6 +216,8 @@ def robot_base_model(
         )
     if not isinstance(symbolic, (bool, np.bool_)):
         raise TypeError(f"symbolic must be True or False, got {symbolic!r}")
+    if not isinstance(simplify, (bool, np.bool_)):
+        raise TypeError(f"simplify must be True or False, got {simplify!r}")
     if not symbolic:
         return RobotBaseModel(robot, base, friction, base_has_friction, None)
 
@@ -244,8 +260,16 @@ class FiniteDifferenceModel:
     """
 
     def __init__(self, model: Any, step: float) -> None:
+        from .._validate import check_tolerance
+
+        if not callable(getattr(model, "regressor", None)):
+            raise TypeError(f"model must have a batched regressor(q, qd, qdd) method, got {type(model).__name__}")
+        for attr in ("n_joints", "n_params"):
+            v = getattr(model, attr, None)
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"model.{attr} must be a positive integer, got {v!r}")
         self.model = model
-        self.step = float(step)
+        self.step = check_tolerance("step", step)
         self.n_joints = int(model.n_joints)
         self.n_params = int(model.n_params)
         self.param_names = tuple(getattr(model, "param_names", tuple(f"b{i + 1}" for i in range(self.n_params))))
@@ -368,13 +392,5 @@ def with_finite_differences(model: Any, step: float | None = None) -> FiniteDiff
     ...                                                 exact.regressor_derivatives(q, qd, qdd)))
     True
     """
-    from .._validate import check_positive
-
-    if not callable(getattr(model, "regressor", None)):
-        raise TypeError(f"model must have a batched regressor(q, qd, qdd) method, got {type(model).__name__}")
-    for attr in ("n_joints", "n_params"):
-        v = getattr(model, attr, None)
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise ValueError(f"model.{attr} must be a positive integer, got {v!r}")
-    h = float(np.cbrt(np.finfo(float).eps)) if step is None else check_positive("step", step)
+    h = float(np.cbrt(np.finfo(float).eps)) if step is None else step
     return FiniteDifferenceModel(model, h)

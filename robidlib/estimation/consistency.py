@@ -147,6 +147,20 @@ class WhitenessTest:
     p_value: float
     white: bool
 
+    def __post_init__(self) -> None:
+        from .._validate import check_fields, check_flag, check_int, check_nonnegative
+
+        d = check_fields(self, lags=("L",), acf=("L", "m"))
+        if d["L"] == 0 or np.any(self.lags < 1):
+            raise ValueError(f"lags must hold lags >= 1, got {self.lags.tolist()}")
+        for name in ("bound", "outside", "statistic", "p_value"):
+            object.__setattr__(self, name, check_nonnegative(name, getattr(self, name)))
+        for name in ("outside", "p_value"):
+            if getattr(self, name) > 1:
+                raise ValueError(f"{name} must be a fraction in [0, 1], got {getattr(self, name)}")
+        object.__setattr__(self, "dof", check_int("dof", self.dof, 1))
+        object.__setattr__(self, "white", check_flag("white", self.white))
+
 
 def whiteness_test(innovations: Any, S: Any = None, lags: int = 20, confidence: float = 0.95) -> WhitenessTest:
     """Test whether a filter's innovations are white (a test that needs no true state).

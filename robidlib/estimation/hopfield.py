@@ -45,9 +45,8 @@ from typing import Any, Sequence
 
 import numpy as np
 import scipy.linalg
-from scipy.integrate import solve_ivp
-
-from .._validate import as_array, check_choice, check_positive
+from .._ode import MAX_NFEV, OdeBudget
+from .._validate import as_array, check_choice, check_flag, check_names, check_positive, check_tolerance
 from ._estimate import Estimate
 from .adaline import _estimate_at
 from .adaline import _joint_sigma, _sample_sigma, _samples, whiten_rows
@@ -56,6 +55,23 @@ __all__ = ["HopfieldEstimator", "SaturationWarning", "hopfield_batch", "hopfield
 
 _IMPLICIT = ("LSODA", "Radau", "BDF")
 _METHODS = ("LSODA", "Radau", "BDF", "RK45", "RK23", "DOP853")
+
+
+def _regressor(Phi: Any) -> np.ndarray:
+    """A finite ``(r, p)`` regressor with at least one row and one column."""
+    Phi = as_array("Phi", Phi, ndim=2)
+    if 0 in Phi.shape:
+        raise ValueError(f"Phi must have at least one row and one column, got shape {Phi.shape}")
+    return Phi
+
+
+def _system(Phi: Any, tau: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``Phi`` as :func:`_regressor` and ``tau`` with one entry per row of it."""
+    Phi = _regressor(Phi)
+    tau = as_array("tau", tau, ndim=1)
+    if tau.shape != (Phi.shape[0],):
+        raise ValueError(f"tau must have one entry per row of Phi, shape ({Phi.shape[0]},), got {tau.shape}")
+    return Phi, tau
 
 
 class SaturationWarning(UserWarning):
@@ -83,7 +99,7 @@ class HopfieldEstimator:
         Adams (non-stiff) and BDF (stiff) automatically; the implicit methods receive the
         exact Jacobian ``d(du/dt)/du = W diag(g(u))`` so they need no finite differences.
     rtol, atol : float, default 1e-9, 1e-12
-        Solver tolerances (on the potentials ``u``).
+        Solver tolerances (on the potentials ``u``; ``rtol >= 2.2e-14``).
     scale : {"mean", "sum"}, default "mean"
         Normalisation ``c`` of ``W`` and ``I`` (see the module docstring).
     names : sequence of str, optional
@@ -91,6 +107,9 @@ class HopfieldEstimator:
     check : bool, default True
         Warn (:class:`SaturationWarning`) when the least-squares solution is outside
         ``]-alpha, alpha[`` or when a state comes within 1 % of ``+-alpha``.
+    max_nfev : int, default 200000
+        Budget of right-hand-side evaluations of one run (of each sample interval of an
+        on-line run): a time span the solver cannot finish stops with a clear error.
 
     Attributes
     ----------
@@ -104,7 +123,10 @@ class HopfieldEstimator:
     Raises
     ------
     ValueError
-        If ``alpha`` or ``beta`` is not positive and finite, or a name is unknown.
+        If ``alpha`` or ``beta`` is not positive and finite, a tolerance is not positive (or
+        ``rtol`` below round-off), or a name is unknown.
+    TypeError
+        If ``check`` is not a bool or ``names`` not a sequence of strings.
 
     Examples
     --------
@@ -131,6 +153,7 @@ class HopfieldEstimator:
         scale: str = "mean",
         names: Sequence[str] | None = None,
         check: bool = True,
+        max_nfev: int = MAX_NFEV,
     ) -> None:
         a = as_array("alpha", alpha, ndim=(0, 1))
         if a.size == 0 or np.any(a <= 0):
@@ -138,11 +161,13 @@ class HopfieldEstimator:
         self.alpha = a
         self.beta = check_positive("beta", beta)
         self.method = check_choice("method", method, _METHODS)
-        self.rtol = check_positive("rtol", rtol)
+        self.rtol = check_tolerance("rtol", rtol)
         self.atol = check_positive("atol", atol)
         self.scale = check_choice("scale", scale, ("mean", "sum"))
-        self.names = None if names is None else tuple(str(n) for n in names)
-        self.check = bool(check)
+        self.names = None if names is None else check_names("names", names)
+        self.check = check_flag("check", check)
+        self.max_nfev = OdeBudget("HopfieldEstimator", max_nfev).max_nfev
+        self._budget: OdeBudget | None = None
         self.W: np.ndarray | None = None
         self.I: np.ndarray | None = None
         self._t = np.empty(0)
@@ -183,7 +208,9 @@ class HopfieldEstimator:
         p = alpha.size
         if S0 is None:
             return np.zeros(p)
-        S0 = as_array("S0", S0, shape=(p,))
+        S0 = as_array("S0", S0, ndim=1)
+        if S0.shape != (p,):
+            raise ValueError(f"S0 must have shape ({p},) (one entry per column of Phi), got {S0.shape}")
         if np.any(np.abs(S0) >= alpha):
             bad = np.flatnonzero(np.abs(S0) >= alpha)
             raise ValueError(
@@ -209,10 +236,8 @@ class HopfieldEstimator:
         kwargs: dict[str, Any] = {"method": self.method, "rtol": self.rtol, "atol": self.atol}
         if self.method in _IMPLICIT:
             kwargs["jac"] = jac
-        sol = solve_ivp(rhs, t_span, u0, t_eval=t_eval, **kwargs)
-        if not sol.success:
-            raise RuntimeError(f"solve_ivp ({self.method}) failed on t_span {t_span}: {sol.message}")
-        return sol
+        budget = self._budget or OdeBudget("HopfieldEstimator.run_online", self.max_nfev)
+        return budget.solve(rhs, t_span, u0, t_eval=t_eval, **kwargs)
 
     def _warn_ls(self, Phi: np.ndarray, tau: np.ndarray, alpha: np.ndarray, names: tuple[str, ...]) -> set[int]:
         if Phi.shape[0] < Phi.shape[1] or np.linalg.matrix_rank(Phi) < Phi.shape[1]:
@@ -300,6 +325,11 @@ class HopfieldEstimator:
             raise ValueError(f"t_span must satisfy t1 > t0, got {t_span}")
         if t_eval is not None:
             t_eval = as_array("t_eval", t_eval, ndim=1)
+            if t_eval.size == 0 or t_eval.min() < t_span[0] or t_eval.max() > t_span[1]:
+                raise ValueError(
+                    f"t_eval must hold at least one time within t_span = {t_span}, got {t_eval.size} "
+                    f"time(s){'' if t_eval.size == 0 else f' from {t_eval.min():g} to {t_eval.max():g}'}"
+                )
         alpha = self._alpha_for(p)
         names = self._names_for(p)
         u0 = self._u0(S0, alpha)
@@ -307,6 +337,7 @@ class HopfieldEstimator:
         A = Phi.T @ Phi / c
         b = Phi.T @ tau / c
         skip = self._warn_ls(Phi, tau, alpha, names) if self.check else set()
+        self._budget = OdeBudget("HopfieldEstimator.run", self.max_nfev)
         sol = self._integrate(A, b, alpha, u0, t_span, t_eval)
         S = self._state(sol.y.T, alpha)
         self.W, self.I = -A, b
@@ -462,6 +493,7 @@ class HopfieldEstimator:
         Ss = [self._state(u, alpha)]
         Es = [float(self._energy_of(Ss[0][None, :], A_all[0], b_all[0])[0])]
         ends = list(t[1:]) + ([t_final] if t_final is not None else [])
+        self._budget = None                       # a fresh budget for every sample interval
         for k, t_end in enumerate(ends):  # interval [t_k, t_end) runs with the statistics of samples 0..k
             sol = self._integrate(A_all[k], b_all[k], alpha, u, (float(t[k]), float(t_end)), None)
             u = sol.y[:, -1]
@@ -514,13 +546,14 @@ class HopfieldEstimator:
         elif Phi is None or tau is None:
             raise ValueError("give both Phi and tau, or neither")
         else:
-            Phi = as_array("Phi", Phi, ndim=2)
-            tau = as_array("tau", tau, shape=(Phi.shape[0],))
+            Phi, tau = _system(Phi, tau)
             c = float(Phi.shape[0]) if self.scale == "mean" else 1.0
             A, b = Phi.T @ Phi / c, Phi.T @ tau / c
         S = as_array("S", S, ndim=(1, 2))
         if S.shape[-1] != b.size:
-            raise ValueError(f"S must have {b.size} entries per state (the number of parameters), got {S.shape[-1]}")
+            raise ValueError(
+                f"S must have {b.size} entries per state (one per parameter, column of Phi), got {S.shape[-1]}"
+            )
         E = self._energy_of(np.atleast_2d(S), A, b)
         return float(E[0]) if S.ndim == 1 else E
 
@@ -557,10 +590,12 @@ class HopfieldEstimator:
         >>> HopfieldEstimator(alpha=2.0, beta=4.0).time_constants(Phi)   # gain alpha/beta = 0.5
         array([4., 1.])
         """
-        Phi = as_array("Phi", Phi, ndim=2)
+        Phi = _regressor(Phi)
         p = Phi.shape[1]
         alpha = self._alpha_for(p)
-        S = np.zeros(p) if S is None else as_array("S", S, shape=(p,))
+        S = np.zeros(p) if S is None else as_array("S", S, ndim=1)
+        if S.shape != (p,):
+            raise ValueError(f"S must have shape ({p},) (one entry per column of Phi), got {S.shape}")
         if np.any(np.abs(S) >= alpha):
             raise ValueError("S must lie strictly inside ]-alpha, alpha[")
         c = float(Phi.shape[0]) if self.scale == "mean" else 1.0
@@ -594,8 +629,7 @@ class HopfieldEstimator:
         ValueError
             On bad data or a rank-deficient ``Phi``.
         """
-        Phi = as_array("Phi", Phi, ndim=2)
-        tau = as_array("tau", tau, shape=(Phi.shape[0],))
+        Phi, tau = _system(Phi, tau)
         S = self.params
         if Phi.shape[1] != S.size:
             raise ValueError(f"Phi must have {S.size} columns (the number of parameters), got {Phi.shape[1]}")
@@ -704,8 +738,8 @@ def hopfield_batch(
     if s is not None:
         Phi, tau = whiten_rows(Phi, tau, n, s)
     net = HopfieldEstimator(alpha, beta, scale=scale, names=names, check=check)
+    k = check_positive("n_tc", n_tc)
     if t_final is None:
-        k = check_positive("n_tc", n_tc)
         p = Phi.shape[1]
         S_lin = None if S0 is None else as_array("S0", S0, shape=(p,))
         alpha_p = net._alpha_for(p)
@@ -802,7 +836,7 @@ def hopfield_online(
     >>> bool(np.allclose(est.params, [1.0, -0.5], atol=1e-3)), est.info["history"]["S"].shape
     (True, (400, 2))
     """
-    P, T = _samples(Phi, tau)
+    P, T = _samples(Phi, tau, "Phi")
     N, n, p = P.shape
     s = _sample_sigma(sigma, n)
     if s is not None:

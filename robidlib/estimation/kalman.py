@@ -29,7 +29,7 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg.lapack import dgesv, dpotrf, dpotrs
 
-from .._validate import as_array, check_positive
+from .._validate import as_array, check_flag, check_tolerance
 
 __all__ = ["ExtendedKalmanFilter", "numerical_jacobian"]
 
@@ -69,7 +69,9 @@ def _check_cov(name: str, M: Any, n: int | None, allow_diag: bool = False) -> np
     if M.shape[0] != M.shape[1] or (n is not None and M.shape[0] != n):
         want = f"({n}, {n})" if n is not None else "square"
         extra = f" or ({n},) for a diagonal" if allow_diag and n is not None else ""
-        raise ValueError(f"{name} must have shape {want}{extra}, got {M.shape}")
+        size = {"Q": " (the size of the state x0)", "P0": " (the size of the state x0)",
+                "R": " (the size of one measurement z)"}.get(name, "") if n is not None else ""
+        raise ValueError(f"{name} must have shape {want}{extra}{size}, got {M.shape}")
     scale = max(float(np.max(np.abs(M))) if M.size else 0.0, np.finfo(float).tiny)
     asym = float(np.max(np.abs(M - M.T))) if M.size else 0.0
     if asym > 1e-10 * scale:
@@ -134,8 +136,12 @@ def numerical_jacobian(fun: Callable[[np.ndarray], np.ndarray], x: Any, step: fl
     >>> np.allclose(J, [[2.0, 1.0], [np.cos(1.0), 0.0]], atol=1e-9)
     True
     """
+    if not callable(fun):
+        raise TypeError(f"fun must be callable, got {type(fun).__name__}")
     x = as_array("x", x, ndim=1)
-    step = np.cbrt(np.finfo(float).eps) if step is None else check_positive("step", step)
+    if x.size == 0:
+        raise ValueError("x must have at least one entry, got shape (0,)")
+    step = np.cbrt(np.finfo(float).eps) if step is None else check_tolerance("step", step)
     f0 = np.asarray(fun(x), dtype=float)
     if f0.ndim != 1:
         raise ValueError(f"fun must return a 1-D array, got shape {f0.shape}")
@@ -244,7 +250,7 @@ class ExtendedKalmanFilter:
         self.R = _check_cov("R", R, None)
         self.nx, self.nz = nx, self.R.shape[0]
         self._I = np.eye(nx)
-        self.record_history = bool(record_history)
+        self.record_history = check_flag("record_history", record_history)
         self.y = np.zeros(self.nz)
         self.S = np.zeros((self.nz, self.nz))
         self.K = np.zeros((nx, self.nz))

@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 import scipy.linalg
 
-from .._validate import as_array, check_nonnegative
+from .._validate import as_array, check_int, check_nonnegative
 from ._estimate import Estimate
 
 __all__ = ["ols", "wls", "ridge", "sandwich_cov", "default_rank_tol"]
@@ -45,8 +45,25 @@ def default_rank_tol(s: np.ndarray, shape: tuple[int, int]) -> float:
     -------
     float
         The absolute tolerance.
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``s`` is not a finite 1-D array of values >= 0, or ``shape`` not two ints >= 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bool(default_rank_tol(np.array([2.0, 1.0]), (10, 2)) == 10 * np.finfo(float).eps * 2.0)
+    True
     """
-    return float(max(shape) * np.finfo(float).eps * (np.max(s) if np.size(s) else 0.0))
+    s = as_array("s", s, ndim=1)
+    if np.any(s < 0):
+        raise ValueError(f"s must hold singular values >= 0, got {s.min():.3g}")
+    if isinstance(shape, (str, bytes)) or np.ndim(shape) != 1 or len(shape) != 2:
+        raise TypeError(f"shape must be the pair (r, p) of the matrix's shape, got {shape!r}")
+    r, p = (check_int("shape", v, 0) for v in shape)
+    return float(max(r, p) * np.finfo(float).eps * (np.max(s) if s.size else 0.0))
 
 
 def _check_system(W, y, names, overdetermined: bool = True) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._validate import as_array, check_positive
+from .._validate import as_array, check_positive, check_tolerance
 from .kalman import ExtendedKalmanFilter, _check_cov, _check_out
 
 __all__ = ["rts_smoother", "iterated_extended_smoother"]
@@ -36,6 +36,14 @@ def _cho_solve_sym(A: np.ndarray, B: np.ndarray, what: str) -> np.ndarray:
         raise ValueError(f"{what} is not positive definite: the smoother gain is undefined "
                          "(give the states some process noise or initial uncertainty)") from None
     return scipy.linalg.cho_solve(c, B, check_finite=False)
+
+
+def _sized(name: str, value: Any, shape: tuple[int, ...], N: int, nx: int) -> np.ndarray:
+    """``value`` as an array of ``shape``; the message says where N and nx come from."""
+    a = as_array(name, value, ndim=len(shape))
+    if a.shape != shape:
+        raise ValueError(f"{name} must have shape {shape} (N = {N} samples, nx = {nx} states of x_filt), got {a.shape}")
+    return a
 
 
 def rts_smoother(x_filt: Any, P_filt: Any, x_pred: Any, P_pred: Any, F: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -89,10 +97,9 @@ def rts_smoother(x_filt: Any, P_filt: Any, x_pred: Any, P_pred: Any, F: Any) -> 
     N, nx = xf.shape
     if N == 0 or nx == 0:
         raise ValueError(f"x_filt must hold at least one sample of at least one state, got shape {xf.shape}")
-    Pf = as_array("P_filt", P_filt, shape=(N, nx, nx))
-    xp = as_array("x_pred", x_pred, shape=(N - 1, nx))
-    Pp = as_array("P_pred", P_pred, shape=(N - 1, nx, nx))
-    Fs = as_array("F", F, shape=(N - 1, nx, nx))
+    shapes = {"P_filt": (N, nx, nx), "x_pred": (N - 1, nx), "P_pred": (N - 1, nx, nx), "F": (N - 1, nx, nx)}
+    Pf, xp, Pp, Fs = (_sized(name, value, shapes[name], N, nx) for name, value in
+                      (("P_filt", P_filt), ("x_pred", x_pred), ("P_pred", P_pred), ("F", F)))
     xs = xf.copy()
     Ps = Pf.copy()
     for k in range(N - 2, -1, -1):
@@ -187,9 +194,9 @@ def iterated_extended_smoother(
     for name, fun in (("f", f), ("F_jac", F_jac), ("h", h), ("H_jac", H_jac)):
         if not callable(fun):
             raise TypeError(f"{name} must be callable, got {type(fun).__name__}")
-    if isinstance(iterations, (bool, np.bool_)) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
-        raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
-    tol = check_positive("tol", tol)
+    if isinstance(iterations, (bool, np.bool_)) or not isinstance(iterations, (int, np.integer)) or not 1 <= iterations <= 1000:
+        raise ValueError(f"iterations must be an integer from 1 to 1000, got {iterations!r}")
+    tol = check_tolerance("tol", tol)
     z = as_array("z", z, ndim=2)
     N, nz = z.shape
     if N < 2:

@@ -205,7 +205,10 @@ class SymbolicModel:
         Y = sp.Matrix(Y)
         groups = {}
         for label, syms in (("q", q), ("qd", qd), ("qdd", qdd)):
-            syms = tuple(syms)
+            try:
+                syms = tuple(syms)
+            except TypeError:
+                raise TypeError(f"{label} must be a sequence of sympy Symbols, got {type(syms).__name__}") from None
             for s in syms:
                 if not isinstance(s, sp.Symbol):
                     raise TypeError(f"{label} must hold sympy Symbols, got {type(s).__name__}")
@@ -274,7 +277,7 @@ class SymbolicModel:
                 return None
         try:
             out = np.array(fun(*q.tolist(), *qd.tolist(), *qdd.tolist()), dtype=float).reshape(shape)
-        except (ValueError, OverflowError):   # math domain error on inf
+        except (ValueError, OverflowError, ZeroDivisionError):   # inf, or a pole of Y
             return None
         return out if np.isfinite(out).all() else None
 
@@ -297,7 +300,10 @@ class SymbolicModel:
             out = np.stack([np.broadcast_to(np.asarray(v, dtype=float), (N,)) for v in vals], axis=-1)
         out = out.reshape((N,) + shape)
         if not np.isfinite(out).all():
-            raise ValueError("the symbolic regressor returned non-finite values (overflow at a huge state?)")
+            raise ValueError(
+                "the symbolic regressor returned non-finite values: q, qd, qdd are at a pole of Y (a "
+                "division by zero) or so large that it overflows"
+            )
         return out[0] if single else out
 
     def affine_terms(self, q: Any, qd: Any) -> tuple[np.ndarray, ...]:
@@ -332,17 +338,21 @@ class SymbolicModel:
         if not self.has_affine_terms:
             raise ValueError("the coefficients of qdd in Y depend on qd: affine_terms needs D_j(q) only")
         n, p = self.n_joints, self.n_params
-        q = np.asarray(q, dtype=float) if type(q) is np.ndarray else as_array("q", q, shape=(n,))
-        qd = np.asarray(qd, dtype=float) if type(qd) is np.ndarray else as_array("qd", qd, shape=(n,))
+        fast = lambda a: type(a) is np.ndarray and a.dtype == np.float64  # noqa: E731 - checked below
+        q = q if fast(q) else as_array("q", q, shape=(n,))
+        qd = qd if fast(qd) else as_array("qd", qd, shape=(n,))
         if q.shape != (n,) or qd.shape != (n,):
             q, qd = as_array("q", q, shape=(n,)), as_array("qd", qd, shape=(n,))
         try:
             flat = np.array(self._f_terms(*q.tolist(), *qd.tolist()), dtype=float)
-        except (ValueError, OverflowError):
+        except (ValueError, OverflowError, ZeroDivisionError):   # inf, or a pole of Y
             flat = np.array([np.nan])
         if not np.isfinite(flat.sum()):                        # one reduction: cheap when all is well
             as_array("q", q), as_array("qd", qd)               # names a non-finite input
-            raise ValueError("the symbolic regressor terms are not finite at this state")
+            raise ValueError(
+                "the symbolic regressor terms are not finite at this state: q, qd are at a pole of Y "
+                "(a division by zero) or so large that it overflows"
+            )
         a, b, c, d = n * p, n * p + n * n * p, n * p + 2 * n * n * p, n * p + 2 * n * n * p + n**3 * p
         return (flat[:a].reshape(n, p), flat[a:b].reshape(n, n, p), flat[b:c].reshape(n, n, p),
                 flat[c:d].reshape(n, n, n, p), flat[d:].reshape(n, n, p))
@@ -370,7 +380,10 @@ class SymbolicModel:
             q, qd, qdd = (as_array(name, x, shape=(n,)) for name, x in (("q", q), ("qd", qd), ("qdd", qdd)))
             D = self._one(self._f_dY1, q, qd, qdd, (2, n, n, p))
             if D is None:
-                raise ValueError("the derivatives of the symbolic regressor are not finite at this state")
+                raise ValueError(
+                    "the derivatives of the symbolic regressor are not finite at this state: q, qd, qdd are "
+                    "at a pole of Y (a division by zero) or so large that it overflows"
+                )
         return np.moveaxis(D[0], 0, -1), np.moveaxis(D[1], 0, -1)
 
     def __repr__(self) -> str:

@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from typing import Callable, Union
 
 import numpy as np
-from scipy.integrate import solve_ivp
-
-from .._validate import as_array, check_nonnegative, check_positive
+from .._ode import OdeBudget
+from .._validate import as_array, check_fields, check_nonnegative, check_positive, check_tolerance
 
 __all__ = ["Pendulum", "Motion"]
 
@@ -39,6 +38,11 @@ class Motion:
     t, q, qd, qdd, tau : numpy.ndarray, shape (N,)
         Time (s), position (rad), velocity (rad/s), acceleration (rad/s^2) and joint
         torque (N m) at the requested times.
+
+    Raises
+    ------
+    ValueError, TypeError
+        If a field is not a finite real 1-D array of the common length N.
     """
 
     t: np.ndarray
@@ -47,12 +51,15 @@ class Motion:
     qdd: np.ndarray
     tau: np.ndarray
 
+    def __post_init__(self) -> None:
+        check_fields(self, t=("N",), q=("N",), qd=("N",), qdd=("N",), tau=("N",))
+
 
 def _same_length(**arrays: np.ndarray) -> int:
     lengths = {k: v.shape[0] for k, v in arrays.items()}
     if len(set(lengths.values())) > 1:
         got = ", ".join(f"{k}: {n}" for k, n in lengths.items())
-        raise ValueError(f"q, qd and qdd must have the same number of samples, got {got}")
+        raise ValueError(f"{', '.join(lengths)} must have the same number of samples, got {got}")
     return next(iter(lengths.values()))
 
 
@@ -155,7 +162,7 @@ class Pendulum:
         q = np.atleast_1d(as_array("q", q, ndim=(0, 1)))
         qd = np.atleast_1d(as_array("qd", qd, ndim=(0, 1)))
         tau = np.atleast_1d(as_array("tau", tau, ndim=(0, 1)))
-        _same_length(q=q, qd=qd, qdd=tau)
+        _same_length(q=q, qd=qd, tau=tau)
         a1, a2, a3 = self.params
         return (tau - a2 * np.sin(q) - a3 * qd) / a1
 
@@ -210,7 +217,7 @@ class Pendulum:
             raise ValueError(f"t must be strictly increasing with at least 2 samples, got {t.size} samples")
         q0 = float(as_array("q0", q0, ndim=0))
         qd0 = float(as_array("qd0", qd0, ndim=0))
-        check_positive("rtol", rtol)
+        check_tolerance("rtol", rtol)
         check_positive("atol", atol)
         if callable(torque):
             u = torque
@@ -234,10 +241,8 @@ class Pendulum:
                 raise ValueError(f"torque returned non-finite value {tau} at t = {tt:.6g} s")
             return np.array([x[1], (tau - a2 * np.sin(x[0]) - a3 * x[1]) / a1])
 
-        sol = solve_ivp(rhs, (t[0], t[-1]), [q0, qd0], method="DOP853", t_eval=t,
-                        rtol=rtol, atol=atol, max_step=max_step)
-        if not sol.success:
-            raise ValueError(f"the pendulum simulation failed: {sol.message}")
+        sol = OdeBudget("Pendulum.simulate").solve(rhs, (t[0], t[-1]), [q0, qd0], method="DOP853", t_eval=t,
+                                                   rtol=rtol, atol=atol, max_step=max_step)
         q, qd = sol.y
         tau = np.array([float(u(tt, qq, vv)) for tt, qq, vv in zip(t, q, qd)])
         if not np.all(np.isfinite(tau)):

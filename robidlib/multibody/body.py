@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import as_array, check_nonnegative
+from .._validate import as_array, check_nonnegative, check_positive, check_text
 
 __all__ = [
     "GROUND",
@@ -393,6 +393,7 @@ def full_to_reduced(q_full: Any, tol: float = 1e-8) -> np.ndarray:
     (9,)
     """
     q12 = _last_dim("q_full", q_full, 12)
+    tol = check_positive("tol", tol)
     err = np.abs(q12[..., 9:12] - np.cross(q12[..., 3:6], q12[..., 6:9])).max(initial=0.0)
     if err > tol:
         raise ValueError(f"q_full has w != u x v (max difference {err:.3g} > tol={tol:g}); "
@@ -458,7 +459,9 @@ def check_body_vectors(q_body: Any, name: str = "q_body", tol: float = 1e-6) -> 
     ...
     ValueError: q_body: vectors u and v are collinear (|u . v| = 1), expected orthogonal unit vectors
     """
+    check_text("name", name)
     q = _last_dim(name, q_body, 12)
+    tol = check_positive("tol", tol)
     vecs = {"u": q[..., 3:6], "v": q[..., 6:9], "w": q[..., 9:12]}
     for key, vec in vecs.items():
         err = np.abs(np.linalg.norm(vec, axis=-1) - 1.0).max(initial=0.0)

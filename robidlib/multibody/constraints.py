@@ -41,7 +41,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate import as_array, check_choice
+from .._validate import as_array, check_choice, check_names, check_text
 from .body import GROUND, point_matrix, vector_matrix
 
 __all__ = [
@@ -138,25 +138,30 @@ class Linear:
     """
 
     def __init__(self, A: np.ndarray, a: np.ndarray) -> None:
-        self.A, self.a = A, a
+        self.A = as_array("A", A, ndim=2, shape=(3, None))
+        self.a = as_array("a", a, shape=(3,))
 
     @classmethod
     def point(cls, system: Any, body: str, local: np.ndarray) -> "Linear":
         """Body-fixed point ``C^P q_i`` (or a fixed global point on the ground)."""
-        return cls._body_term(system, body, local, point_matrix, np.asarray(local, float))
+        return cls._body_term(system, body, local, point_matrix, as_array("local", local, shape=(3,)))
 
     @classmethod
     def vector(cls, system: Any, body: str, local: np.ndarray) -> "Linear":
         """Body-fixed vector ``C^s q_i`` (or a fixed global vector on the ground)."""
-        return cls._body_term(system, body, local, vector_matrix, np.asarray(local, float))
+        return cls._body_term(system, body, local, vector_matrix, as_array("local", local, shape=(3,)))
 
     @classmethod
     def constant(cls, system: Any, value: Any) -> "Linear":
         """A constant vector."""
-        return cls(np.zeros((3, system.n_coords)), np.asarray(value, float))
+        if not hasattr(system, "n_coords"):
+            raise TypeError(f"system must be a MultibodySystem, got {type(system).__name__}")
+        return cls(np.zeros((3, system.n_coords)), as_array("value", value, shape=(3,)))
 
     @classmethod
     def _body_term(cls, system, body, local, cmat, ground_value) -> "Linear":
+        if not all(hasattr(system, a) for a in ("n_coords", "body_slice")):
+            raise TypeError(f"system must be a MultibodySystem, got {type(system).__name__}")
         A = np.zeros((3, system.n_coords))
         sl = system.body_slice(body)                 # None for the ground
         if sl is None:
@@ -309,6 +314,8 @@ class Constraint:
         ValueError
             If a body or angle name is unknown to ``system``.
         """
+        if not all(hasattr(system, a) for a in ("n_coords", "body_slice", "angle_index")):
+            raise TypeError(f"system must be a MultibodySystem, got {type(system).__name__}")
         bound = copy.copy(self)
         bound._n = int(system.n_coords)
         bound._setup(system)
@@ -320,6 +327,15 @@ class Constraint:
     def _equations(self, system: Any) -> list:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _coords(self, q: Any, allow_none: bool = False, name: str = "q") -> np.ndarray | None:
+        """``q`` checked as a finite ``(n,)`` coordinate vector of the bound system."""
+        if q is None and allow_none:
+            return None
+        q = as_array(name, q, ndim=1)
+        if q.shape != (self._n,):
+            raise ValueError(f"{name} must have shape ({self._n},) (the coordinates of the system), got {q.shape}")
+        return q
+
     def _check_bound(self) -> None:
         if self._n is None:
             raise RuntimeError(f"constraint {self.name!r} is not bound; add it to a MultibodySystem")
@@ -327,12 +343,12 @@ class Constraint:
     def phi(self, q: np.ndarray, p: Any = None) -> np.ndarray:
         """Value ``Phi(q)`` (n_eq,); ``p`` is unused by topological constraints."""
         self._check_bound()
-        return self._bl.phi(q)
+        return self._bl.phi(self._coords(q))
 
     def jacobian(self, q: np.ndarray) -> np.ndarray:
         """Jacobian rows ``Phi_q`` (n_eq, n)."""
         self._check_bound()
-        return self._bl.jacobian(q)
+        return self._bl.jacobian(self._coords(q))
 
     def nu(self, pd: Any = None) -> np.ndarray:
         """Velocity right-hand side ``nu = -Phi_t`` (zero for scleronomic constraints)."""
@@ -341,12 +357,19 @@ class Constraint:
     def gamma(self, q: np.ndarray, qd: np.ndarray, pdd: Any = None) -> np.ndarray:
         """Acceleration right-hand side ``gamma = -(Phi_q qd)_q qd`` (n_eq,)."""
         self._check_bound()
-        return self._bl.gamma(q, qd)
+        return self._bl.gamma(self._coords(q), self._coords(qd, name="qd"))
 
     def hessian(self, q: np.ndarray, lam: np.ndarray) -> np.ndarray:
         """``sum_k lam_k d^2 Phi_k / dq^2`` (n, n)."""
         self._check_bound()
-        return self._bl.hessian(q, np.asarray(lam, float))
+        return self._bl.hessian(self._coords(q), self._multipliers(lam))
+
+    def _multipliers(self, lam: Any) -> np.ndarray:
+        """``lam`` checked as one finite multiplier per equation."""
+        lam = as_array("lam", lam, ndim=1)
+        if lam.shape != (self.n_eq,):
+            raise ValueError(f"lam must have shape ({self.n_eq},) (one multiplier per equation), got {lam.shape}")
+        return lam
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r}, n_eq={self.n_eq})"
@@ -380,7 +403,7 @@ class RigidBodyConstraints(Constraint):
 
     def __init__(self, bodies: Sequence[str], name: str = "rigid body") -> None:
         super().__init__(name)
-        self.bodies = tuple(bodies)
+        self.bodies = check_names("bodies", bodies)
         names = "uvw"
         self.labels = tuple(f"{b}: {names[i - 1]}.{names[j - 1]}{' - 1' if i == j else ''}"
                             for b in self.bodies for i, j in self.PAIRS)
@@ -420,6 +443,7 @@ class Spherical(Constraint):
 
     def __init__(self, body_i: str, point_i: Any, body_j: str, point_j: Any,
                  name: str | None = None) -> None:
+        body_i, body_j = check_text("body_i", body_i, False), check_text("body_j", body_j, False)
         super().__init__(name or f"spherical({body_i},{body_j})")
         if body_i == body_j:
             raise ValueError(f"body_j must differ from body_i, got {body_i!r} twice")
@@ -542,6 +566,7 @@ class MixedCoordinateRelation(Constraint):
         super().__init__(name or f"MCR({angle})")
         if not isinstance(angle, str) or not angle:
             raise ValueError(f"angle must be a non-empty string, got {angle!r}")
+        body_i, body_j = check_text("body_i", body_i, False), check_text("body_j", body_j, False)
         if body_i == body_j:
             raise ValueError(f"body_j must differ from body_i, got {body_i!r} twice")
         self.angle = angle
@@ -578,10 +603,18 @@ class MixedCoordinateRelation(Constraint):
         Returns
         -------
         numpy.ndarray, shape (N,)
+
+        Raises
+        ------
+        ValueError, TypeError
+            If the vectors are not finite real ``(N, 3)`` arrays of the same length.
         """
+        s_i = as_array("s_i", s_i, ndim=2, shape=(None, 3))
+        s_j = as_array("s_j", s_j, ndim=2, shape=(s_i.shape[0], 3))
         c = np.einsum("nk,nk->n", s_i, s_j)
         if axis_i is None:
             return np.arccos(np.clip(c, -1.0, 1.0))
+        axis_i = as_array("axis_i", axis_i, ndim=2, shape=(s_i.shape[0], 3))
         s = np.einsum("nk,nk->n", np.cross(axis_i, s_i), s_j)
         return np.arctan2(s, c)
 
@@ -615,9 +648,9 @@ class AngleDriver(Constraint):
 
     def __init__(self, angles: Sequence[str], name: str = "AR") -> None:
         super().__init__(name)
-        self.angles = tuple(angles)
-        if len(set(self.angles)) != len(self.angles):
-            raise ValueError(f"angles must be unique, got {self.angles}")
+        self.angles = check_names("angles", angles)
+        if not self.angles:
+            raise ValueError("angles must name at least one angle, got none")
         self.labels = tuple(f"{name}({a})" for a in self.angles)
 
     def _setup(self, system: Any) -> None:
@@ -629,22 +662,27 @@ class AngleDriver(Constraint):
         return as_array(name, p, shape=(self.n_eq,))
 
     def phi(self, q: np.ndarray, p: Any = None) -> np.ndarray:
-        return q[self._idx] - self._data("angles", p)
+        self._check_bound()
+        return self._coords(q)[self._idx] - self._data("angles", p)
 
     def jacobian(self, q: np.ndarray) -> np.ndarray:
         self._check_bound()
+        self._coords(q, allow_none=True)                  # constant: q is only checked
         rows = np.zeros((self.n_eq, self._n))
         rows[np.arange(self.n_eq), self._idx] = 1.0
         return rows
 
     def hessian(self, q: np.ndarray, lam: np.ndarray) -> np.ndarray:
         self._check_bound()
+        self._coords(q, allow_none=True), self._multipliers(lam)      # linear: only checked
         return np.zeros((self._n, self._n))
 
     def nu(self, pd: Any = None) -> np.ndarray:
         return self._data("angle_rates", pd).copy()
 
     def gamma(self, q: np.ndarray, qd: np.ndarray, pdd: Any = None) -> np.ndarray:
+        self._check_bound()
+        self._coords(q, allow_none=True), self._coords(qd, allow_none=True, name="qd")
         return self._data("angle_accelerations", pdd).copy()
 
 
@@ -727,7 +765,13 @@ class MarkerTracking(Constraint):
 
     def __init__(self, markers: Sequence[Marker], name: str = "TC") -> None:
         super().__init__(name)
+        kind = TrackedVector if not self._is_point else Marker
+        if isinstance(markers, (str, bytes)) or not hasattr(markers, "__iter__"):
+            raise TypeError(f"{self._data_name} must be a sequence of {kind.__name__}, got {type(markers).__name__}")
         self.items = tuple(markers)
+        for m in self.items:
+            if not isinstance(m, kind):
+                raise TypeError(f"{self._data_name} must hold {kind.__name__} objects, got {type(m).__name__}")
         self.labels = tuple(f"{name}({m.name}).{c}" for m in self.items for c in "xyz")
 
     def _setup(self, system: Any) -> None:
@@ -752,23 +796,32 @@ class MarkerTracking(Constraint):
 
     def positions(self, q: np.ndarray) -> np.ndarray:
         """Model positions (or vectors) ``(..., n_items, 3)`` for coordinates ``(..., n)``."""
-        return (np.asarray(q) @ self._jac.T).reshape(*np.shape(q)[:-1], len(self.items), 3)
+        self._check_bound()
+        q = as_array("q", q)
+        if q.ndim == 0 or q.shape[-1] != self._n:
+            raise ValueError(f"q must have shape (..., {self._n}) (the coordinates of the system), got {q.shape}")
+        return (q @ self._jac.T).reshape(*q.shape[:-1], len(self.items), 3)
 
     def phi(self, q: np.ndarray, p: Any = None) -> np.ndarray:
-        return self._jac @ q - self._data(self._data_name, p)
+        self._check_bound()
+        return self._jac @ self._coords(q) - self._data(self._data_name, p)
 
     def jacobian(self, q: np.ndarray) -> np.ndarray:
         self._check_bound()
+        self._coords(q, allow_none=True)                  # constant: q is only checked
         return self._jac.copy()
 
     def hessian(self, q: np.ndarray, lam: np.ndarray) -> np.ndarray:
         self._check_bound()
+        self._coords(q, allow_none=True), self._multipliers(lam)      # linear: only checked
         return np.zeros((self._n, self._n))
 
     def nu(self, pd: Any = None) -> np.ndarray:
         return self._data(self._data_name[:-1] + "_velocities", pd).copy()
 
     def gamma(self, q: np.ndarray, qd: np.ndarray, pdd: Any = None) -> np.ndarray:
+        self._check_bound()
+        self._coords(q, allow_none=True), self._coords(qd, allow_none=True, name="qd")
         return self._data(self._data_name[:-1] + "_accelerations", pdd).copy()
 
 

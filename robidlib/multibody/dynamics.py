@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from .._validate import as_array
+from .._validate import as_array, check_fields, check_names
 from .system import MultibodySystem
 
 __all__ = ["mass_matrix", "gravity_forces", "InverseDynamicsResult", "inverse_dynamics"]
@@ -106,6 +106,14 @@ class InverseDynamicsResult:
     multipliers: np.ndarray
     labels: tuple[str, ...]
     residual: np.ndarray
+
+    def __post_init__(self) -> None:
+        d = check_fields(self, torques=("N", "na"), torques_mcr=("N", "na"), multipliers=("N", "m"),
+                         residual=("N",))
+        labels = check_names("labels", self.labels, unique=False)
+        if len(labels) != d["m"]:
+            raise ValueError(f"labels must have {d['m']} entries (one per column of multipliers), got {len(labels)}")
+        object.__setattr__(self, "labels", labels)
 
 
 def inverse_dynamics(system: MultibodySystem, q: Any, qdd: Any) -> InverseDynamicsResult:

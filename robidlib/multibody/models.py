@@ -27,7 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from .._validate import as_array, check_choice, check_positive, check_rng
+from .._validate import as_array, check_choice, check_fields, check_positive, check_rng, check_text
 from .body import GROUND, RigidBody
 from .constraints import Marker, MixedCoordinateRelation, Revolute, perpendicular_vectors
 from .system import MultibodySystem
@@ -66,6 +66,12 @@ class Link:
         Principal moments of inertia about the CoM along global ``x, y, z`` (kg m^2).
     markers : array_like, shape (k, 3)
         Marker positions (m).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Empty or non-string names, vectors that are not finite 3-vectors, a non-unit axis, a
+        mass that is not > 0, negative principal moments.
     """
 
     name: str
@@ -76,6 +82,16 @@ class Link:
     mass: float
     inertia: Any
     markers: Any = field(default_factory=lambda: np.zeros((0, 3)))
+
+    def __post_init__(self) -> None:
+        check_text("name", self.name, allow_empty=False)
+        check_text("parent", self.parent, allow_empty=False)
+        check_fields(self, joint=(3,), axis=(3,), com=(3,), inertia=(3,), markers=(None, 3))
+        object.__setattr__(self, "mass", check_positive("mass", self.mass))
+        if np.any(self.inertia < 0):
+            raise ValueError(f"inertia must hold principal moments >= 0, got {self.inertia.tolist()}")
+        if abs(np.linalg.norm(self.axis) - 1.0) > 1e-6:
+            raise ValueError(f"axis must be a unit vector, got norm {np.linalg.norm(self.axis):.6g}")
 
 
 @dataclass(frozen=True)
@@ -98,6 +114,11 @@ class ChainState:
     alpha: np.ndarray
     joint_point: np.ndarray
     joint_axis: np.ndarray
+
+    def __post_init__(self) -> None:
+        v = ("N", "nb", 3)
+        check_fields(self, rotation=("N", "nb", 3, 3), origin=v, velocity=v, acceleration=v, omega=v,
+                     alpha=v, joint_point=v, joint_axis=v)
 
 
 @dataclass(frozen=True)
@@ -125,6 +146,13 @@ class ReferenceMotion:
     marker_accelerations: np.ndarray
     state: ChainState
 
+    def __post_init__(self) -> None:
+        mk = ("N", "k", 3)
+        check_fields(self, t=("N",), phi=("N", "na"), phid=("N", "na"), phidd=("N", "na"), q=("N", "n"),
+                     qd=("N", "n"), qdd=("N", "n"), markers=mk, marker_velocities=mk, marker_accelerations=mk)
+        if not isinstance(self.state, ChainState):
+            raise TypeError(f"state must be a ChainState, got {type(self.state).__name__}")
+
     @property
     def theta(self) -> np.ndarray:
         """Mixed (MCR) angle coordinates ``(N, na)``."""
@@ -147,8 +175,22 @@ class ChainModel:
 
     def __init__(self, name: str, links: Sequence[Link], system: MultibodySystem,
                  amplitudes: np.ndarray, frequencies: np.ndarray, phases: np.ndarray) -> None:
-        self.name = name
+        self.name = check_text("name", name)
+        if isinstance(links, (str, bytes)) or not hasattr(links, "__iter__"):
+            raise TypeError(f"links must be a sequence of Link, got {type(links).__name__}")
         self.links = tuple(links)
+        if not self.links or not all(isinstance(lk, Link) for lk in self.links):
+            raise TypeError(f"links must be a non-empty sequence of Link, got {links!r:.80}")
+        if not isinstance(system, MultibodySystem):
+            raise TypeError(f"system must be a MultibodySystem, got {type(system).__name__}")
+        na = len(self.links)
+        amplitudes = as_array("amplitudes", amplitudes, ndim=2)
+        if amplitudes.shape[0] != na:
+            raise ValueError(f"amplitudes must have shape ({na}, H) (one row per link), got {amplitudes.shape}")
+        frequencies = as_array("frequencies", frequencies, shape=(na,))
+        phases = as_array("phases", phases, ndim=2)
+        if phases.shape != amplitudes.shape:
+            raise ValueError(f"phases must have the shape of amplitudes, {amplitudes.shape}, got {phases.shape}")
         self.system = system
         self.angle_offsets = np.full(len(self.links), np.pi / 2)
         self._parents = [-1 if lk.parent == GROUND else [x.name for x in self.links].index(lk.parent)
@@ -341,7 +383,11 @@ class ChainModel:
         >>> simple_chain().joint_angles(np.full(3, np.pi / 2))
         array([0., 0., 0.])
         """
-        return as_array("theta", theta) - self.angle_offsets
+        theta = as_array("theta", theta)
+        na = self.angle_offsets.shape[0]
+        if theta.ndim == 0 or theta.shape[-1] != na:
+            raise ValueError(f"theta must have shape (..., {na}) (one MCR angle per joint), got {theta.shape}")
+        return theta - self.angle_offsets
 
     def serial_robot_data(self) -> dict:
         """Arguments of the equivalent serial robot (``robidlib.robot.SerialRobot(**data)``).
@@ -427,7 +473,13 @@ def open_chain(name: str, links: Sequence[Link], gravity: Any = (0.0, 0.0, -9.81
     >>> model.system.n_dof, model.system.marker_names
     (1, ('P1', 'P2', 'P3'))
     """
+    check_text("name", name)
+    if isinstance(links, (str, bytes)) or not hasattr(links, "__iter__"):
+        raise TypeError(f"links must be a sequence of Link, got {type(links).__name__}")
     links = tuple(links)
+    for lk in links:
+        if not isinstance(lk, Link):
+            raise TypeError(f"links must hold Link objects, got {type(lk).__name__}")
     names = [lk.name for lk in links]
     bodies, joints, mcrs, markers = [], [], [], []
     for k, lk in enumerate(links):
@@ -583,6 +635,8 @@ def perturb_markers(markers: Any, max_perturbation: Any, rng: Any, kind: str = "
     if np.any(r < 0):
         raise ValueError(f"max_perturbation must be >= 0, got {r.min()}")
     kind = check_choice("kind", kind, ("white", "smooth"))
+    rate = check_positive("rate", rate)
+    max_frequency = check_positive("max_frequency", max_frequency)
     gen = check_rng(rng)
     if kind == "white":
         d = gen.standard_normal((N, nm, 3))

@@ -39,7 +39,7 @@ import numpy as np
 import scipy.linalg
 from scipy.optimize import NonlinearConstraint, minimize
 
-from .._validate import as_array, check_choice, check_positive
+from .._validate import as_array, check_choice, check_fields, check_positive, check_text, check_tolerance
 from .system import MultibodySystem
 
 __all__ = [
@@ -91,6 +91,20 @@ class KinematicsResult:
     method: str
     tol: float
     info: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        d = check_fields(self, q=("N", None), angles=("N", None), time=("N",), phi_norm=("N",),
+                         max_violation=("N",))
+        it = np.asarray(self.iterations)
+        if it.shape != (d["N"],) or it.dtype.kind not in "iu" or np.any(it < 0):
+            raise ValueError(f"iterations must be {d['N']} integers >= 0 (one per frame), got {it.dtype} {it.shape}")
+        for name in ("time", "phi_norm", "max_violation"):
+            if np.any(getattr(self, name) < 0):
+                raise ValueError(f"{name} must be >= 0, got a negative entry")
+        check_choice("method", self.method, METHODS)
+        object.__setattr__(self, "tol", check_positive("tol", self.tol))
+        if not isinstance(self.info, dict):
+            raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
 
     def summary(self) -> dict:
         """Means over frames: ms per frame, iterations, ``||Phi||``, and the maximum violation.
@@ -159,10 +173,14 @@ def _no_convergence(method: str, frame: int, iters: int, step: float, resid: flo
                       "check the markers of this frame or raise max_iter")
 
 
-def _check_common(system: Any, tol: Any, max_iter: Any) -> tuple[float, int]:
+def _check_system(system: Any) -> None:
     if not isinstance(system, MultibodySystem):
         raise TypeError(f"system must be a MultibodySystem, got {type(system).__name__}")
-    tol = check_positive("tol", tol)
+
+
+def _check_common(system: Any, tol: Any, max_iter: Any) -> tuple[float, int]:
+    _check_system(system)
+    tol = check_tolerance("tol", tol)
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise ValueError(f"max_iter must be a positive int, got {max_iter!r}")
     return tol, int(max_iter)
@@ -234,6 +252,7 @@ def pose_from_markers(system: MultibodySystem, markers: Any) -> np.ndarray:
     >>> bool(np.allclose(pose_from_markers(m.system, ref.markers), ref.q))
     True
     """
+    _check_system(system)
     if system.tracking is None:
         raise ValueError("system has no markers; pass q0 to the solver instead")
     X = _frames("markers", markers, len(system.markers))
@@ -294,6 +313,7 @@ def angles_from_markers(system: MultibodySystem, markers: Any) -> np.ndarray:
     >>> bool(np.allclose(angles_from_markers(m.system, ref.markers), ref.theta))
     True
     """
+    _check_system(system)
     return pose_from_markers(system, markers)[:, system.angle_slice]
 
 
@@ -343,6 +363,7 @@ def solve_driven(system: MultibodySystem, angles: Any, *, q0: Any, tol: float = 
     """
     tol, max_iter = _check_common(system, tol, max_iter)
     timer = CLOCKS[check_choice("clock", clock, tuple(CLOCKS))]
+    check_choice("method", method, ("ad",))
     if system.driver is None:
         raise ValueError("system has no angle coordinates (MCR constraints) to drive")
     th = as_array("angles", angles, ndim=(1, 2))
@@ -552,12 +573,12 @@ def _rhs_source(system: MultibodySystem, marker_data: Any, angle_data: Any, N: i
             raise ValueError(f"{names[1]} given but the system has no angle coordinates")
         a = as_array(names[1], angle_data, ndim=2)
         if a.shape != (N, len(system.angle_names)):
-            raise ValueError(f"{names[1]} must have shape ({N}, {len(system.angle_names)}) - one "
-                             f"column per MCR angle variable - got {a.shape}")
+            raise ValueError(f"{names[1]} must have shape ({N}, {len(system.angle_names)}) - one row per "
+                             f"frame of q, one column per MCR angle variable - got {a.shape}")
         return "driver", a
     Jt, targets = _tracking_data(system, marker_data, None, what="_" + names[0].split("_", 1)[1])
     if targets.shape[0] != N:
-        raise ValueError(f"{names[0]} must have {N} frames, got {targets.shape[0]}")
+        raise ValueError(f"{names[0]} must have {N} frames (one per frame of q), got {targets.shape[0]}")
     return "tracking", (Jt, targets)
 
 
@@ -579,6 +600,7 @@ def _solve_linear(system, q, topo_rhs, source, weight) -> np.ndarray:
 
 
 def _q_frames(system: MultibodySystem, name: str, q: Any) -> np.ndarray:
+    _check_system(system)
     a = as_array(name, q, ndim=(1, 2))
     a = a[None] if a.ndim == 1 else a
     if a.shape[1] != system.n_coords:
@@ -667,7 +689,7 @@ def solve_accelerations(system: MultibodySystem, q: Any, qd: Any, *,
     q = _q_frames(system, "q", q)
     qd = _q_frames(system, "qd", qd)
     if qd.shape != q.shape:
-        raise ValueError(f"qd must have shape {q.shape}, got {qd.shape}")
+        raise ValueError(f"qd must have the shape of q, {q.shape}, got {qd.shape}")
     src = _rhs_source(system, marker_accelerations, angle_accelerations, q.shape[0],
                       ("marker_accelerations", "angle_accelerations"))
     gam = np.array([system._topo.gamma(q[k], qd[k])

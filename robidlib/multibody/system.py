@@ -26,6 +26,16 @@ from .constraints import (AngleDriver, Constraint, Marker, MarkerTracking,
 __all__ = ["MultibodySystem"]
 
 
+def _sequence(name: str, value: Any) -> tuple:
+    """``value`` as a tuple; a TypeError naming ``name`` if it is not a sequence."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of objects, got the string {value!r}")
+    try:
+        return tuple(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence, got {type(value).__name__}") from None
+
+
 def _unique(kind: str, names: Sequence[str]) -> None:
     seen = set()
     for n in names:
@@ -82,7 +92,7 @@ class MultibodySystem:
                  angles: Sequence[MixedCoordinateRelation] = (), markers: Sequence[Marker] = (),
                  vectors: Sequence[TrackedVector] = (), gravity: Any = (0.0, 0.0, -9.81),
                  angle_names: Sequence[str] | None = None) -> None:
-        self.bodies = tuple(bodies)
+        self.bodies = _sequence("bodies", bodies)
         if not self.bodies:
             raise ValueError("bodies must contain at least one RigidBody, got none")
         for b in self.bodies:
@@ -92,7 +102,7 @@ class MultibodySystem:
         _unique("body", self.body_names)
         self._body_index = {n: k for k, n in enumerate(self.body_names)}
 
-        angles = tuple(angles)
+        angles = _sequence("angles", angles)
         for a in angles:
             if not isinstance(a, MixedCoordinateRelation):
                 raise TypeError("angles must contain MixedCoordinateRelation objects, "
@@ -108,8 +118,8 @@ class MultibodySystem:
         self.n_coords = 12 * len(self.bodies) + len(angles)
         self.gravity = as_array("gravity", gravity, shape=(3,)).copy()
 
-        self.markers = tuple(markers)
-        self.vectors = tuple(vectors)
+        self.markers = _sequence("markers", markers)
+        self.vectors = _sequence("vectors", vectors)
         self.marker_names = tuple(m.name for m in self.markers)
         self.vector_names = tuple(v.name for v in self.vectors)
         _unique("marker", self.marker_names)
@@ -119,7 +129,7 @@ class MultibodySystem:
                 raise ValueError(f"marker {m.name!r} is attached to unknown body {m.body!r}; "
                                  f"expected one of {self.body_names}")
 
-        joints = tuple(joints)
+        joints = _sequence("joints", joints)
         for j in joints:
             if not isinstance(j, Constraint) or j.kind != "topological":
                 raise TypeError(f"joints must contain topological Constraint objects, got {j!r}")
@@ -150,7 +160,7 @@ class MultibodySystem:
         if name == GROUND:
             return None
         if name not in self._body_index:
-            raise ValueError(f"unknown body {name!r}; expected 'ground' or one of {self.body_names}")
+            raise ValueError(f"name: unknown body {name!r}; expected 'ground' or one of {self.body_names}")
         k = self._body_index[name]
         return slice(12 * k, 12 * k + 12)
 
@@ -163,7 +173,7 @@ class MultibodySystem:
             If ``name`` is not an angle of the system.
         """
         if name not in self._angle_index:
-            raise ValueError(f"unknown angle {name!r}; expected one of {self.angle_names}")
+            raise ValueError(f"name: unknown angle {name!r}; expected one of {self.angle_names}")
         return self._angle_index[name]
 
     @property
