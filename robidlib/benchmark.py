@@ -406,13 +406,11 @@ class MeasurementPipeline:
     def __post_init__(self) -> None:
         object.__setattr__(self, "cutoff", check_positive("cutoff", self.cutoff))
         object.__setattr__(self, "trim", check_nonnegative("trim", self.trim))
-        for name in ("factor", "order"):
-            v = getattr(self, name)
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-                raise TypeError(f"{name} must be an int, got {type(v).__name__} {v!r}")
-            if v < 1:
-                raise ValueError(f"{name} must be >= 1, got {v}")
-            object.__setattr__(self, name, int(v))
+        from .signals import MAX_ORDER
+
+        # decimation by more than a million samples, or a filter order the filter design refuses
+        for name, top in (("factor", 10**6), ("order", MAX_ORDER)):
+            object.__setattr__(self, name, check_int(name, getattr(self, name), 1, top))
 
     def noise_gain(self, fs: float) -> float:
         """Variance of white noise of unit variance after the filter (its impulse response's energy)."""
@@ -951,6 +949,7 @@ def fit_wls(problem: IdentificationProblem) -> FitResult:
     """
     from .estimation.lsq import wls
 
+    _check_problem(problem)
     how = check_choice("options['wls']['weights']", problem.option("wls", "weights", "known"), ("known", "estimated"))
     if how == "estimated":
         est = wls(problem.W, problem.y, n_joints=problem.robot.n)
@@ -1038,6 +1037,7 @@ def fit_map(problem: IdentificationProblem) -> FitResult:
     """
     from .estimation.lsq import ridge
 
+    _check_problem(problem)
     if problem.prior_std is None:
         raise ValueError("fit_map needs problem.prior_std (the standard deviations of the prior, e.g. prior_std(...))")
     Ww, yw = problem.weighted()
@@ -1064,12 +1064,14 @@ def _option_bool(problem: IdentificationProblem, method: str, key: str, default:
 
 
 def _option_fraction(problem: IdentificationProblem, method: str, key: str, default: float | None) -> float | None:
+    _check_problem(problem)
     v = problem.option(method, key, default)
     return None if v is None else check_positive(f"options[{method!r}][{key!r}]", v)
 
 
 def _adaline(problem: IdentificationProblem, budget: float | None, online: bool) -> FitResult:
     """The three Adaline variants through :mod:`robidlib.estimation.adaline`'s functions."""
+    _check_problem(problem)
     from .estimation.adaline import adaline_batch, adaline_online, max_stable_rate
 
     weighted = _option_bool(problem, "adaline", "weighted", True)
@@ -1135,6 +1137,7 @@ def fit_adaline(problem: IdentificationProblem) -> FitResult:
     >>> bool(fit.info['converged']), bool(np.allclose(fit.params, fit_wls(problem).params, rtol=1e-6))
     (True, True)
     """
+    _check_problem(problem)
     return _adaline(problem, None, False)
 
 
@@ -1209,6 +1212,7 @@ def fit_adaline_online(problem: IdentificationProblem) -> FitResult:
 
 
 def _hopfield(problem: IdentificationProblem, budget: float | None, online: bool) -> FitResult:
+    _check_problem(problem)
     import warnings
 
     from .estimation.hopfield import HopfieldEstimator, SaturationWarning
@@ -2105,7 +2109,12 @@ class Study:
         _check_robot("real", self.real)
         _check_base("base", self.base)
         r = self.base.rank
-        check_fields(self, truth=(r,), prior=(r,), prior_std=(r,))
+        check_fields(self, truth=(r,), prior=(r,), prior_std=(r,), column_scale=(r,), wls_std=(r,))
+        ess = np.asarray(self.essential)
+        if ess.shape != (r,) or ess.dtype != bool:
+            raise TypeError(f"essential must be a boolean array of shape ({r},), got {ess.dtype} of shape {ess.shape}")
+        if self.pipeline is not None and not isinstance(self.pipeline, MeasurementPipeline):
+            raise TypeError(f"pipeline must be a MeasurementPipeline or None, got {type(self.pipeline).__name__}")
         if np.any(self.prior_std <= 0):
             raise ValueError(f"prior_std must be > 0, got {self.prior_std.tolist()}")
         for name in ("train", "validation"):

@@ -458,7 +458,9 @@ def essential_parameters(params: Any, std: Any, threshold: float = 10.0) -> np.n
     [True, False, False]
     """
     b = as_array("params", params, ndim=1)
-    s = as_array("std", std, shape=b.shape)
+    s = as_array("std", std, ndim=1)
+    if s.shape != b.shape:
+        raise ValueError(f"params and std must have the same shape, got {b.shape} and {s.shape}")
     if np.any(s < 0):
         raise ValueError(f"std must be >= 0, got {s.tolist()}")
     thr = check_positive("threshold", threshold)

@@ -56,7 +56,7 @@ def _setup():
     o["traj"] = trajectories.quintic(t, [0.0, 0.0], [0.5, -0.5], T=1.0)
     o["ft"] = trajectories.FourierTrajectory(2 * np.pi * 0.5, np.array([[0.2, 0.1], [0.1, -0.1]]),
                                              np.array([[0.1, 0.0], [0.0, 0.1]]), np.array([0.1, -0.2]))
-    study = benchmark.make_study(R2, seed=1, duration=1.0, optimize=0, validation_optimize=0)
+    study = benchmark.make_study(R2, seed=1, duration=2.0, optimize=0, validation_optimize=0)
     o["study"] = study
     o["problem"] = study.problem(0.02, rng=0)
     o["clean"] = study.train
@@ -576,9 +576,31 @@ def build():  # noqa: C901 - one table
     # ------------------------------------------------------------------ the rest of the API
     add(E("benchmark:Study", benchmark.Study, Obj(R2), Obj(study.real), Obj(bp), Vec(study.truth), Vec(study.prior),
           Vec(study.prior_std), Obj(study.train), Obj(study.validation), Obj(study.excitation),
-          Obj(study.validation_excitation), Obj(study.settings),
+          Obj(study.validation_excitation), Obj(study.settings), Obj(study.essential), Vec(study.column_scale),
+          Vec(study.wls_std), Obj(study.pipeline),
           argnames=("cad", "real", "base", "truth", "prior", "prior_std", "train", "validation", "excitation",
-                    "validation_excitation", "settings")))
+                    "validation_excitation", "settings", "essential", "column_scale", "wls_std", "pipeline")))
+    # the fair benchmark of chapter 9
+    pipe = benchmark.MeasurementPipeline()
+    add(E("benchmark:MeasurementPipeline", benchmark.MeasurementPipeline, Pos(5.0), Int(2, huge=10**9), NonNeg(0.5),
+          Int(4, huge=10**6), argnames=("cutoff", "factor", "trim", "order")))
+    add(E("benchmark:MeasurementPipeline.noise_gain", pipe.noise_gain, Pos(100.0), argnames=("fs",)))
+    add(E("benchmark:MeasurementPipeline.apply", pipe.apply, Obj(study.train), argnames=("data",)))
+    for f in (benchmark.fit_wls_estimated, benchmark.fit_map, benchmark.fit_adaline_budget,
+              benchmark.fit_adaline_online, benchmark.fit_hopfield_budget, benchmark.fit_hopfield_online):
+        add(E(f"benchmark:{f.__name__}", f, Obj(problem), argnames=("problem",)))
+    add(E("benchmark:noise_rng", benchmark.noise_rng, Int(1, zero_ok=True), NonNeg(0.02), Int(0, zero_ok=True),
+          argnames=("seed", "level", "run")))
+    add(E("benchmark:Study.compare", study.compare, Obj(problem), argnames=("problem",), methods=Names(["LS"])))
+    add(E("benchmark:load_benchmark", benchmark.load_benchmark, None, argnames=("path",)))
+    add(E("estimation.lsq:sandwich_cov", lsq.sandwich_cov, Vec(o["Wr"]), Vec(o["yr"]), argnames=("W", "y")))
+    b3 = np.array([1.0, -2.0, 0.5])
+    add(E("validation:scaled_parameter_error", validation.scaled_parameter_error, Vec(b3 + 0.01), Vec(b3),
+          Vec([1.0, 2.0, 0.5]), argnames=("estimate", "truth", "scale")))
+    add(E("validation:standardized_error", validation.standardized_error, Vec(b3 + 0.01), Vec(b3),
+          Vec([0.1, 0.2, 0.3]), argnames=("estimate", "truth", "std")))
+    add(E("validation:essential_parameters", validation.essential_parameters, Vec(b3), Vec([0.01, 0.5, 0.1]), argnames=("params", "std"),
+          threshold=Pos(10.0)))
     add(E("benchmark:Study.monte_carlo", study.monte_carlo, Vec([0.01], skip=("shape",)), Int(1, huge=10**12),
           Int(0, zero_ok=True), argnames=("levels", "n_runs", "seed"), methods=Names(["LS"])))
     sym_ident = augmented.AugmentedStateIdentifier(
@@ -727,6 +749,8 @@ def build():  # noqa: C901 - one table
 #: Public callables the sweep does not call, and why (tests/test_bad_input.py checks that every
 #: other public function, class and method is in the table).
 NOT_SWEPT = {
+    "benchmark:IdentificationProblem.weighted": "no argument",
+    "benchmark:benchmark_study": "the book's study: minutes to build (test_benchmark checks its argument)",
     "base:BaseParameters.as_sympy": "no argument",
     "benchmark:ResultTable.to_json": "no argument",
     "benchmark:ResultTable.where": "keywords are column names, values anything (test_benchmark: unknown column)",
