@@ -57,7 +57,7 @@ def test_metric_bad_input():
         essential_parameters([1.0], [-0.1])
     with pytest.raises(ValueError, match="threshold must be > 0"):
         essential_parameters([1.0], [0.1], threshold=0.0)
-    with pytest.raises(ValueError, match=r"std must have shape \(2,\)"):
+    with pytest.raises(ValueError, match=r"params and std must have the same shape, got \(2,\) and \(1,\)"):
         essential_parameters([1.0, 2.0], [0.1])
 
 
