@@ -21,9 +21,10 @@ Position analysis (``solve_kinematics``), each frame warm-started from the previ
   same weight, and ``min gamma`` subject to ``F_k(q) <= gamma`` and the topological
   constraints is solved with SLSQP over ``[q, gamma]``.  ``objective="tc"``: one objective
   per tracking equation, ``|C_k q - P_k*| <= gamma`` (two linear inequalities each);
-  ``"distance"`` (ED): one per marker, ``||P_i - P_i*||^2 <= gamma`` (the squared distance
-  keeps it smooth at an exact fit and has the same minimiser as ``||P_i - P_i*||``).  It
-  is a minimax fit: it makes the *largest* tracking error small, not their sum of squares.
+  ``"distance"`` (ED): one per marker, ``||P_i - P_i*|| <= gamma`` (the distance smoothed
+  as ``sqrt(||d||^2 + eps^2)``, ``eps = 1e-9`` m, to stay differentiable at an exact fit).
+  It is a minimax fit: it makes the *largest* tracking error small, not their sum of
+  squares.
 * ``"ad"`` - angle-driven analysis: joint angles computed from the markers body by body
   (:func:`angles_from_markers`), then imposed by drivers ``theta - theta* = 0``
   (:func:`solve_driven`, a square Newton-Raphson).
@@ -400,8 +401,7 @@ def solve_kinematics(system: MultibodySystem, markers: Any, method: str = "nrm-w
         Newton methods (``"nrm-ls"``, ``"nrm-wls"``, ``"ad"``): stop when ``||dq|| <= tol``.
         ``"slsqp"``: its ``ftol``, a tolerance on the *objective* (m^2 for ``"tc"``), so the
         positions are only accurate to about ``sqrt(tol)``; ``"trust-constr"``: ``gtol`` and
-        ``xtol``; ``"goal-attainment"``: the ``ftol`` of its SLSQP run (on ``gamma``, in m for
-        ``"tc"`` and m^2 for ``"distance"``).
+        ``xtol``; ``"goal-attainment"``: the ``ftol`` of its SLSQP run (on ``gamma``, in m).
     max_iter : int, optional
         Iterations per frame (default 50 for the Newton methods, 500 for the optimisers).
     q0 : array_like, shape (n,), optional
@@ -416,7 +416,7 @@ def solve_kinematics(system: MultibodySystem, markers: Any, method: str = "nrm-w
         non-smooth near an exact fit, ``trust-constr`` then falls back to a quasi-Newton
         Hessian and may need many iterations).  For ``"goal-attainment"`` they name the
         objectives whose largest value is minimised: every tracking equation (``"tc"``) or
-        every squared marker distance (``"distance"``, the paper's ED).
+        every marker distance (``"distance"``, the paper's ED).
     clock : {"wall", "cpu"}, default "wall"
         How :attr:`KinematicsResult.time` is measured: wall-clock time
         (``time.perf_counter``) or the CPU time of this process (``time.process_time``), which
@@ -553,16 +553,20 @@ def _goal_attainment(system, objective, Jt, y, q, tol, max_iter, frame):
         gamma0 = np.abs(Jt @ q - y).max()
     else:
         blocks = Jt.reshape(nm, 3, n)
+        eps2 = 1e-18                              # smooths ||d|| at d = 0 (eps = 1e-9 m)
 
-        def ineq(z):                              # gamma - ||P_i - P_i*||^2 >= 0
-            d = (Jt @ z[:n] - y).reshape(nm, 3)
-            return z[-1] - np.einsum("ij,ij->i", d, d)
+        def distances(x):
+            d = (Jt @ x - y).reshape(nm, 3)
+            return d, np.sqrt(np.einsum("ij,ij->i", d, d) + eps2)
+
+        def ineq(z):                              # gamma - ||P_i - P_i*|| >= 0
+            return z[-1] - distances(z[:n])[1]
 
         def ineq_jac(z):
-            d = (Jt @ z[:n] - y).reshape(nm, 3)
-            return np.hstack([-2.0 * np.einsum("ki,kin->kn", d, blocks), np.ones((nm, 1))])
-        d0 = (Jt @ q - y).reshape(nm, 3)
-        gamma0 = np.einsum("ij,ij->i", d0, d0).max()
+            d, dist = distances(z[:n])
+            return np.hstack([-np.einsum("ki,kin->kn", d / dist[:, None], blocks),
+                              np.ones((nm, 1))])
+        gamma0 = distances(q)[1].max()
 
     def eq(z):
         return system._topo.phi(z[:n])
