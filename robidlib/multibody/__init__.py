@@ -15,9 +15,11 @@ solvers      NRM-LS, NRM-WLS, SLSQP, trust-constr, goal attainment (MO), angle-d
 drivers      angular-relation drivers (AR) of the classical formulation, without angles
 dynamics     M qdd + Phi_q' lambda = Q and joint moments from the multipliers
 models       simple spatial chain, five-body chain, reference motion, marker perturbation
+study        the paper's scenarios, compare_solvers (one table row per solver), the stored
+             study of chapter 10
 """
 
-from . import models
+from . import models, study
 from .body import (GROUND, RigidBody, body_coordinates, body_pose, check_body_vectors,
                    expansion_jacobian, full_to_reduced, generic_mass_matrix, point_matrix,
                    reduced_to_full, skew, vector_matrix)
@@ -29,6 +31,8 @@ from .drivers import (ARKinematics, AngularRelation, angular_relations, classica
 from .dynamics import InverseDynamicsResult, gravity_forces, inverse_dynamics, mass_matrix
 from .solvers import (METHODS, KinematicsResult, angles_from_markers, pose_from_markers,
                       solve_accelerations, solve_driven, solve_kinematics, solve_velocities)
+from .study import (SOLVER_CASES, SolverComparison, compare_solvers, load_mixed_study,
+                    marker_subset, perturb_coordinates, solve_independently)
 from .system import MultibodySystem
 
 __all__ = [
@@ -43,5 +47,7 @@ __all__ = [
     "InverseDynamicsResult", "gravity_forces", "inverse_dynamics", "mass_matrix",
     "ARKinematics", "AngularRelation", "angular_relations", "classical_system",
     "solve_angular_relations",
-    "models",
+    "SOLVER_CASES", "SolverComparison", "compare_solvers", "load_mixed_study", "marker_subset",
+    "perturb_coordinates", "solve_independently",
+    "models", "study",
 ]
