@@ -203,7 +203,7 @@ def test_stored_study_has_every_chain_level_and_method():
     for kind in ("white", "smooth"):
         for level in STUDY_LEVELS_MM[1:]:
             rows = study.where(chain="five", level_mm=level, points=",".join(PROPAGATION_POINTS), kind=kind)
-            assert [r["method"] for r in rows] == list(PROPAGATION_CASES)
+            assert [r["method"] for r in rows] == [c[0] for c in PROPAGATION_CASES]
     assert {"machine", "versions", "run_seconds"} <= set(study.meta)
     # the full chains converge everywhere; failures are recorded, never silent
     for r in study:
@@ -260,7 +260,7 @@ def test_level_table():
     rows, headers, fmts = level_table(study, [("tip_mm", "tip", ".2f"), ("iterations", "it", ".1f")],
                                       chain="five", points="P4,P9", kind="smooth")
     assert headers == ["method", "tip, 7.5 mm", "tip, 30 mm", "it, 7.5 mm", "it, 30 mm"]
-    assert fmts == ["s", ".2f", ".2f", ".1f", ".1f"] and [r[0] for r in rows] == list(PROPAGATION_CASES)
+    assert fmts == ["s", ".2f", ".2f", ".1f", ".1f"] and [r[0] for r in rows] == [c[0] for c in PROPAGATION_CASES]
     want = study.where(chain="five", points="P4,P9", kind="smooth", level_mm=30.0, method="MO-ED")[0]
     assert rows[-1][2] == want["tip_mm"] and rows[-1][4] == want["iterations"]
     with pytest.raises(ValueError, match="columns"):
@@ -299,3 +299,17 @@ def test_mixed_study_bad_input():
         mixed_study(["simple"], [-1.0])
     with pytest.raises(TypeError, match="cases"):
         mixed_study(["simple"], [7.5], [])
+
+
+def test_compare_solvers_prefilters_the_markers():
+    from robidlib.signals import lowpass
+
+    ref = SIMPLE.reference_motion(duration=0.5)
+    x = perturb_coordinates(ref.markers, 0.0075, rng=5)
+    cmp = compare_solvers(SIMPLE.system, x, ref.q, [("AD + 6 Hz", "ad", {"lowpass_hz": 6.0})])
+    direct = solve_kinematics(SIMPLE.system, lowpass(x, 6.0, 100.0), "ad")
+    np.testing.assert_allclose(cmp.results["AD + 6 Hz"].q, direct.q, atol=1e-12)
+    with pytest.raises(ValueError, match="lowpass_hz"):
+        compare_solvers(SIMPLE.system, x, ref.q, [("AD", "ad", {"lowpass_hz": -6.0})])
+    with pytest.raises(ValueError, match="rate"):
+        compare_solvers(SIMPLE.system, x, ref.q, [("AD", "ad", {})], rate=0.0)
