@@ -37,7 +37,11 @@ def _close(got: np.ndarray, want: np.ndarray, rtol: float = RTOL) -> bool:
     return bool(np.all(np.abs(got - want) <= rtol * scale))
 
 
-@student_check("Write to_full(q_r): keep [O, u, v] and append w = S(u) V q_r.")
+_HINT_FULL = "write to_full(q_r): keep [O, u, v] and append w = S(u) V q_r"
+_HINT_MASS = "write body_mass_matrix(m, inertia) returning the 12 x 12 matrix of the chapter"
+
+
+@student_check(_HINT_FULL[0].upper() + _HINT_FULL[1:] + ".")
 def check_reduced_to_full(func: Callable[[np.ndarray], Any]) -> bool:
     """Check a function that rebuilds ``[O, u, v, w]`` (12,) from the reduced ``[O, u, v]`` (9,).
 
@@ -61,7 +65,7 @@ def check_reduced_to_full(func: Callable[[np.ndarray], Any]) -> bool:
     ✘ w must make (u, v, w) a right-handed orthonormal frame (w = S(u) V q_r)
     False
     >>> check_reduced_to_full(lambda q: None)
-    ✘ your function returned None: did you forget `return`?
+    ✘ your function returned None: did you forget `return`? (write to_full(q_r): keep [O, u, v] and append w = S(u) V q_r)
     False
     """
     rng = np.random.default_rng(20250806)
@@ -71,7 +75,7 @@ def check_reduced_to_full(func: Callable[[np.ndarray], Any]) -> bool:
         q9 = np.r_[O[k], R[k, :, 0], R[k, :, 1]]
         ok, got = call_answer(func, q9.copy())
         if not ok:
-            return report(False, got)
+            return report(False, f"{got} ({_HINT_FULL})")
         ok, got = as_answer_array(got, "your result", shape=(12,))
         if not ok:
             return report(False, got + " = [O, u, v, w]")
@@ -86,7 +90,7 @@ def check_reduced_to_full(func: Callable[[np.ndarray], Any]) -> bool:
     return report(True, "w = u x v rebuilds a right-handed body frame")
 
 
-@student_check("Write body_mass_matrix(m, inertia) returning the 12 x 12 matrix of the chapter.")
+@student_check(_HINT_MASS[0].upper() + _HINT_MASS[1:] + ".")
 def check_body_mass_matrix(func: Callable[[float, np.ndarray], Any]) -> bool:
     """Check the 12 x 12 mass matrix of a generic rigid body with ``O`` at its centre of mass.
 
@@ -115,7 +119,7 @@ def check_body_mass_matrix(func: Callable[[float, np.ndarray], Any]) -> bool:
     for m, inertia in bodies:
         ok, got = call_answer(func, m, inertia.copy())
         if not ok:
-            return report(False, got)
+            return report(False, f"{got} ({_HINT_MASS})")
         ok, got = as_answer_array(got, "your mass matrix", shape=(12, 12))
         if not ok:
             return report(False, got)
