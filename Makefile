@@ -104,7 +104,7 @@ test-portability: $(TEST_STAMP)
 	default=$$($(BIN)/python tools/portability.py default-kernel); \
 	echo "== portability: second BLAS kernel OPENBLAS_CORETYPE=$$kernel (default kernel $$default)"; \
 	OPENBLAS_CORETYPE=$$kernel $(BIN)/python tools/portability.py check-kernel $$kernel $$default; \
-	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest $(UNIT) -n 2 -q; \
+	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest $(UNIT) -m "not book_build" -n 2 -q; \
 	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest --nbval-lax --nbval-current-env -n 2 --dist loadfile chapters/
 	$(MAKE) --no-print-directory test-lowest
 
@@ -123,7 +123,7 @@ $(LOWEST_STAMP): constraints-lowest.txt requirements-test.txt requirements.txt p
 test-lowest: $(LOWEST_STAMP)
 	@echo "== portability: lowest versions on $$($(LOWEST_VENV)/bin/python --version)"
 	$(LOWEST_VENV)/bin/python tools/portability.py check-lowest constraints-lowest.txt
-	$(LOWEST_VENV)/bin/python -m pytest $(UNIT) -n 2 -q -p no:cacheprovider
+	$(LOWEST_VENV)/bin/python -m pytest $(UNIT) -m "not book_build" -n 2 -q -p no:cacheprovider
 
 # Needs Debian's Chromium: apt-get install -y chromium  (see README)
 test-browser: $(TEST_STAMP)

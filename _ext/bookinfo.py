@@ -1,7 +1,9 @@
 """Sphinx extension for the book.
 
 - The book reads its version from robidlib (the one place it is set): Sphinx's
-  ``version``/``release`` and the MyST substitution ``{{ version }}``.
+  ``version``/``release`` and the MyST substitution ``{{ version }}``; the substitutions
+  ``{{ repository_url }}`` and ``{{ clone_command }}`` (a code block) come from
+  ``repository.url`` in ``_config.yml``.
 - Each page gets each script once: sphinx-thebe 0.3 registers its inline configuration
   script on every read of the environment, and the second copy raises "Identifier
   'THEBE_JS_URL' has already been declared" in the browser.
@@ -18,6 +20,12 @@ from __future__ import annotations
 from typing import Any
 
 
+def _clone_command(url: str) -> str:
+    """The shell lines that clone the course repository at ``url`` and open the labs."""
+    folder = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git") or "course"
+    return f"```bash\ngit clone {url}\ncd {folder}\nmake lab\n```"
+
+
 def _set_version(app: Any, config: Any) -> None:
     from robidlib import __version__
 
@@ -25,6 +33,11 @@ def _set_version(app: Any, config: Any) -> None:
     config.release = __version__
     subs = dict(getattr(config, "myst_substitutions", None) or {})
     subs["version"] = __version__
+    # the repository of _config.yml (`repository.url`), so that an instructor's copy of the
+    # book tells students to clone the instructor's repository, not a placeholder
+    url = (getattr(config, "html_theme_options", None) or {}).get("repository_url") or ""
+    subs["repository_url"] = url or "the course repository"
+    subs["clone_command"] = _clone_command(url) if url else "```bash\nmake lab\n```"
     config.myst_substitutions = subs
 
 

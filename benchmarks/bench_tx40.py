@@ -16,8 +16,11 @@ Usage::
 
 Writes ``benchmarks/results/bench_tx40.json``: per estimate (OLS, WLS, essential) every
 parameter's name, value and relative standard deviation (%), the condition numbers, the
-training and held-out relative torque errors (per joint and overall) and rms errors, and the
-stage times.
+training and held-out relative torque errors (per joint and overall) and rms errors, the
+stage times, and the comparison with FIGAROH's published results (the table of chapter 11):
+the same pipeline fitted on the whole record, as FIGAROH fits it, its essential and base
+parameters beside FIGAROH's with both relative standard deviations and the difference in
+our standard deviations (``robidlib.datasets.compare_with_published``).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ import numpy as np  # noqa: E402
 import scipy  # noqa: E402
 
 import robidlib  # noqa: E402
-from robidlib.datasets import staubli_tx40  # noqa: E402
+from robidlib.datasets import compare_with_published, staubli_tx40  # noqa: E402
 from robidlib.identification import DriveModel, Settings, Transmission, identify, prepare, split, validate  # noqa: E402
 
 IMPORT_S = time.perf_counter() - _t0
@@ -81,6 +84,11 @@ def _estimate(est) -> dict:
     }
 
 
+def _rows(rows) -> list:
+    """Comparison rows as strict JSON: NaN (a parameter one side lacks) becomes null."""
+    return [{k: (None if isinstance(x, float) and x != x else x) for k, x in r.items()} for r in rows]
+
+
 def _errors(v) -> dict:
     return {m: {"relative_per_joint": v.per_joint[m].tolist(), "relative_overall": float(v.overall[m]),
                 "rms_per_joint_Nm": v.rms[m].tolist()} for m in v.methods}
@@ -117,6 +125,24 @@ def main(argv=None) -> int:
         f"{n} {v:.4g} ({r:.1f} %)" for n, v, r in zip(result.essential.names, result.essential.params,
                                                        result.essential.rel_std)))
 
+    # the comparison with FIGAROH's published results: fitted on the whole record, as FIGAROH does
+    full = identify(data, base=result.base)
+    comparison = {
+        "fitted_on": "whole record (FIGAROH's settings)",
+        "essential_vs_figaroh_essential": compare_with_published(
+            full.essential.names, full.essential.params, full.essential.cov, "figaroh_essential", "wls"),
+        "wls_vs_figaroh_base": compare_with_published(
+            full.wls.names, full.wls.params, full.wls.cov, "figaroh_base", "wls"),
+        "ols_vs_figaroh_base": compare_with_published(
+            full.ols.names, full.ols.params, full.ols.cov, "figaroh_base", "ols"),
+    }
+    for key in ("essential_vs_figaroh_essential", "wls_vs_figaroh_base", "ols_vs_figaroh_base"):
+        z = np.array([r["difference_in_std"] for r in comparison[key]])
+        z = np.abs(z[np.isfinite(z)])
+        print(f"{key}: {z.size} shared parameters, max |difference| {z.max():.2f} of our std, "
+              f"{int(np.sum(z > 3))} beyond 3")
+        comparison[key] = _rows(comparison[key])
+
     out = Path(__file__).resolve().parent / "results" / "bench_tx40.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
@@ -139,9 +165,10 @@ def main(argv=None) -> int:
                       "essential": _estimate(result.essential)},
         "essential_removed": list(result.essential_history),
         "errors": {"fitted": _errors(fitted), "held_out": _errors(held_out)},
+        "comparison": comparison,
     }
     tmp = out.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(payload, indent=1) + "\n")
+    tmp.write_text(json.dumps(payload, indent=1, allow_nan=False) + "\n")
     tmp.replace(out)
     print(f"wrote {out}")
     return 0

@@ -1,35 +1,47 @@
 """Run every estimator on the same data and compare them: a tidy table, a seeded Monte Carlo.
 
 The comparison follows the protocol of simulation studies in identification
-:cite:`gautier2001,hollerbach2016`:
+:cite:`gautier2001,hollerbach2016,leboutet2021`:
 
 1. a "real" robot (:func:`perturb_robot`: the CAD model with physically consistent errors)
-   follows an excitation trajectory (a Fourier series,
-   :func:`robidlib.trajectories.random_fourier`); its exact motion and torques form a clean
+   follows an excitation trajectory (a Fourier series, optimised once and stored as package
+   data, :func:`benchmark_study`); its exact motion and torques form a clean
    :class:`IdentificationData` (:func:`clean_experiment`);
 2. :func:`add_measurement_noise` draws noisy measurements from a seeded generator: white
-   Gaussian torque noise of standard deviation ``level * rms(tau_j)`` on joint ``j`` (so the
-   noise level is relative, and differs in absolute size between joints), and small
-   position / velocity noise for the estimators that measure the motion (the EKF);
-3. every method of :data:`METHODS` (or your own) estimates the base parameters from the
-   same :class:`IdentificationProblem` (:func:`compare_methods`); each one gets the same
-   prior (the base parameters of the CAD model) where it needs a starting point;
-4. each estimate is scored against the truth (:func:`~robidlib.validation.relative_parameter_error`)
-   and by the relative torque error and the agreement index on a *validation* trajectory
-   that took no part in the identification; the wall-clock time and the number of
-   iterations are recorded;
+   Gaussian torque noise of standard deviation ``level * rms(tau_j)`` on joint ``j`` (a
+   relative noise level, so the absolute noise differs between joints; ``torque_noise="pooled"``
+   gives every joint the same standard deviation instead), and white position and velocity
+   noise ``sigma_q``, ``sigma_qd``;
+3. every method of :data:`METHODS` (or your own) estimates the base parameters from the same
+   :class:`IdentificationProblem` (:func:`compare_methods`);
+4. each estimate is scored against the truth (:func:`~robidlib.validation.relative_parameter_error`
+   over all and over the *essential* parameters, the column-scaled error
+   :func:`~robidlib.validation.scaled_parameter_error`, the error in prior standard deviations
+   :func:`~robidlib.validation.standardized_error`) and by the relative torque error and the
+   agreement index on a *validation* trajectory that took no part in the identification; the
+   wall-clock time and the number of iterations are recorded (reported, never ranked: an
+   epoch, an ODE step and a filter step are not comparable units);
 5. :func:`monte_carlo` repeats 2-4 over noise levels and seeds and :func:`summarize`
    condenses the raw rows into one row per method and noise level.
 
-Every table is a :class:`ResultTable` (a list of dicts with ``to_markdown``), so no data-frame
-library is needed.
+What each method is given (:data:`METHOD_INPUTS`).  Every method sees the same measurements:
+positions and velocities with noise ``sigma_q``, ``sigma_qd``, torques with noise
+``sigma_tau``, sampled at ``fs``; the noise standard deviations (a data sheet gives them) and
+the prior (the CAD model's base parameters with the standard deviations :func:`prior_std` of
+the manufacturing errors, from the same distribution that made the "real" robot).  The
+regressor-based methods (LS, WLS, MAP, Adaline, Hopfield) get the motion through the
+:class:`MeasurementPipeline` of the problem, as in practice and in BIRDy :cite:`leboutet2021`:
+zero-phase low-pass filtering of the measured positions, velocities and (in parallel) torques,
+differentiation of the filtered velocities, trimming of the filter's edge transients and
+decimation; with ``pipeline=None`` they get the exact motion instead (a bound no experiment
+reaches).  The EKF gets the raw measurements at ``dt = 2 / fs`` and estimates the motion with
+its model.  LS ignores the noise levels and the prior by design; WLS uses the noise levels;
+MAP, the budget-limited and the on-line networks and the EKF also use the prior (MAP and the
+EKF its covariance, the networks only as their starting point).
 
-What the regressor-based methods (LS, WLS, Adaline, Hopfield) are given: the motion
-``q, qd, qdd`` *exactly* (as if velocities and accelerations came from a perfectly filtered
-encoder signal; chapter 3 builds the real pipeline) and the noisy torques.  The EKF gets what
-it is designed for: noisy positions and velocities at ``dt = 2 / fs`` and the noisy torques
-at the start, middle and end of each step.  This isolates the effect of the torque noise on
-the least-squares family; it favours them over the EKF, which must estimate the motion too.
+Every table is a :class:`ResultTable` (a list of dicts with ``to_markdown``), so no data-frame
+library is needed.  The book's benchmark (chapter 9, ``benchmarks/bench_methods.py``) is stored
+as package data and read by :func:`load_benchmark`.
 """
 
 from __future__ import annotations
@@ -37,13 +49,14 @@ from __future__ import annotations
 import json
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ._validate import as_array, check_nonnegative, check_positive, check_rng
+from ._validate import as_array, check_choice, check_nonnegative, check_positive, check_rng
 from .validation import (
     _mass_bias,
     agreement_index,
@@ -55,6 +68,7 @@ from .validation import (
 __all__ = [
     "ResultTable",
     "IdentificationData",
+    "MeasurementPipeline",
     "IdentificationProblem",
     "FitResult",
     "perturb_robot",
@@ -63,15 +77,26 @@ __all__ = [
     "add_measurement_noise",
     "fit_ls",
     "fit_wls",
+    "fit_wls_estimated",
+    "fit_map",
     "fit_adaline",
+    "fit_adaline_budget",
+    "fit_adaline_online",
     "fit_hopfield",
+    "fit_hopfield_budget",
+    "fit_hopfield_online",
     "fit_ekf",
     "METHODS",
+    "METHOD_INPUTS",
     "compare_methods",
+    "noise_rng",
     "monte_carlo",
     "summarize",
     "Study",
     "make_study",
+    "BENCHMARK_EXCITATIONS",
+    "benchmark_study",
+    "load_benchmark",
 ]
 
 
@@ -195,25 +220,54 @@ class ResultTable:
             lines.append("| " + " | ".join(_fmt(r.get(c, float("nan")), digits) for c in cols) + " |")
         return "\n".join(lines)
 
-    def to_json(self) -> str:
-        """JSON text ``{"meta": ..., "rows": [...]}`` (NaN written as null)."""
+    def to_json(self, columnar: bool = False, indent: int | None = 1) -> str:
+        """JSON text ``{"meta": ..., "rows": [...]}`` (NaN written as null).
+
+        ``columnar=True`` writes ``{"meta": ..., "columns": {name: [values, ...]}}`` instead: one
+        list per column (``null`` where a row lacks it), several times smaller for long tables.
+        :meth:`from_json` reads both.
+        """
+        if not isinstance(columnar, (bool, np.bool_)):
+            raise TypeError(f"columnar must be True or False, got {columnar!r}")
+
         def clean(v: Any) -> Any:
             if isinstance(v, float) and not math.isfinite(v):
                 return None
             return v
-        return json.dumps({"meta": self.meta, "rows": [{k: clean(v) for k, v in r.items()} for r in self.rows]},
-                          indent=1)
+
+        if columnar:
+            body: Any = {c: [clean(r.get(c)) for r in self.rows] for c in self.columns}
+            doc = {"meta": self.meta, "columns": body, "n_rows": len(self.rows)}
+        else:
+            doc = {"meta": self.meta, "rows": [{k: clean(v) for k, v in r.items()} for r in self.rows]}
+        return json.dumps(doc, indent=indent, separators=None if indent else (",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> "ResultTable":
-        """Inverse of :meth:`to_json` (null read back as NaN).
+        """Inverse of :meth:`to_json`, row-wise or columnar (null read back as NaN).
 
         Raises
         ------
         ValueError
-            If the text is not a JSON object with a ``rows`` list.
+            If the text is not a JSON object with a ``rows`` list or a ``columns`` mapping of
+            equally long lists.
+
+        Examples
+        --------
+        >>> t = ResultTable([{"method": "LS", "err": 1.5}, {"method": "WLS", "err": float("nan")}])
+        >>> back = ResultTable.from_json(t.to_json(columnar=True))
+        >>> back.column("method").tolist(), back[0]["err"]
+        (['LS', 'WLS'], 1.5)
         """
         data = json.loads(text)
+        if isinstance(data, dict) and isinstance(data.get("columns"), dict):
+            cols = data["columns"]
+            lengths = {len(v) for v in cols.values() if isinstance(v, list)}
+            if len(lengths) > 1 or not all(isinstance(v, list) for v in cols.values()):
+                raise ValueError("the 'columns' of a columnar table must be lists of the same length")
+            n = lengths.pop() if lengths else 0
+            rows = [{k: (float("nan") if v[i] is None else v[i]) for k, v in cols.items()} for i in range(n)]
+            return cls(rows, dict(data.get("meta", {})))
         if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
             raise ValueError("the JSON text must be an object with a 'rows' list (written by ResultTable.to_json)")
         rows = [{k: (float("nan") if v is None else v) for k, v in r.items()} for r in data["rows"]]
@@ -285,6 +339,109 @@ class IdentificationData:
         return float(self.t[1] - self.t[0])
 
 
+@dataclass(frozen=True)
+class MeasurementPipeline:
+    """How the regressor-based estimators get the motion from measured signals.
+
+    The measured positions and velocities and the measured torques pass through the *same*
+    zero-phase Butterworth low-pass filter (:func:`robidlib.signals.lowpass`, ``cutoff`` Hz,
+    ``order``); the accelerations are the central differences of the filtered velocities
+    (:func:`robidlib.signals.differentiate`); ``trim`` seconds are dropped at both ends, where
+    the forward-backward filter has edge transients; every ``factor``-th sample is kept
+    (decimation: the filter has already removed what would alias).  Filtering the torques
+    with the motion ("parallel filtering" :cite:`khalil2002`) keeps the pair consistent; the
+    torque noise left in ``y`` has the variance ``noise_gain(fs)`` times the raw one.
+
+    Parameters
+    ----------
+    cutoff : float, default 5.0
+        Cut-off frequency in Hz (> 0, below the Nyquist frequency of the data).
+    factor : int, default 2
+        Decimation factor (>= 1).
+    trim : float, default 0.5
+        Seconds dropped at each end (>= 0).
+    order : int, default 4
+        Butterworth order (>= 1).
+
+    Raises
+    ------
+    ValueError
+        On a non-positive cut-off, a factor or order < 1, a negative trim.
+    TypeError
+        If ``factor`` or ``order`` is not an int.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> from robidlib.trajectories import random_fourier
+    >>> arm = planar_2r()
+    >>> ft = random_fourier(arm, 2 * np.pi * 0.5, 3, rng=2)
+    >>> clean = clean_experiment(arm, ft.evaluate(np.arange(0.0, 4.0, 0.01)))
+    >>> t, q, qd, qdd, tau = MeasurementPipeline(cutoff=5.0).apply(clean)
+    >>> t.size, bool(np.abs(qdd - clean.qdd[50:-50:2]).max() < 1e-2 * np.abs(clean.qdd).max())
+    (150, True)
+    >>> round(MeasurementPipeline(cutoff=5.0).noise_gain(100.0), 3)   # about 2 cutoff / fs
+    0.09
+    """
+
+    cutoff: float = 5.0
+    factor: int = 2
+    trim: float = 0.5
+    order: int = 4
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cutoff", check_positive("cutoff", self.cutoff))
+        object.__setattr__(self, "trim", check_nonnegative("trim", self.trim))
+        for name in ("factor", "order"):
+            v = getattr(self, name)
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+                raise TypeError(f"{name} must be an int, got {type(v).__name__} {v!r}")
+            if v < 1:
+                raise ValueError(f"{name} must be >= 1, got {v}")
+            object.__setattr__(self, name, int(v))
+
+    def noise_gain(self, fs: float) -> float:
+        """Variance of white noise of unit variance after the filter (its impulse response's energy)."""
+        from .signals import lowpass
+
+        fs = check_positive("fs", fs)
+        m = 40 * int(math.ceil(fs / self.cutoff)) + 1
+        impulse = np.zeros(2 * m + 1)
+        impulse[m] = 1.0
+        return float(np.sum(lowpass(impulse, self.cutoff, fs, order=self.order) ** 2))
+
+    def apply(self, data: "IdentificationData") -> tuple[np.ndarray, ...]:
+        """``(t, q, qd, qdd, tau)`` of the measured signals of ``data`` after the pipeline.
+
+        Raises
+        ------
+        ValueError
+            If the cut-off is not below the Nyquist frequency of the data or the trimmed,
+            decimated record holds fewer than 3 samples.
+        TypeError
+            If ``data`` is not an IdentificationData.
+        """
+        from .signals import differentiate, lowpass
+
+        if not isinstance(data, IdentificationData):
+            raise TypeError(f"data must be an IdentificationData, got {type(data).__name__}")
+        fs = 1.0 / data.dt
+        q = lowpass(data.q_meas, self.cutoff, fs, order=self.order)
+        qd = lowpass(data.qd_meas, self.cutoff, fs, order=self.order)
+        tau = lowpass(data.tau, self.cutoff, fs, order=self.order)
+        qdd = differentiate(qd, data.dt)
+        k = int(round(self.trim * fs))
+        keep = slice(k, data.t.size - k, self.factor)
+        t = data.t[keep]
+        if t.size < 3:
+            raise ValueError(
+                f"the pipeline keeps {t.size} samples of {data.t.size} (trim {self.trim} s at each end, "
+                f"factor {self.factor}); give a longer record or a shorter trim"
+            )
+        return t, q[keep], qd[keep], qdd[keep], tau[keep]
+
+
 @dataclass(frozen=True, eq=False)
 class IdentificationProblem:
     """What every estimator receives: robot kinematics, base parameters, data and a prior.
@@ -305,10 +462,15 @@ class IdentificationProblem:
         used by the EKF's initial covariance.
     options : dict
         Per-method settings, e.g. ``{"adaline": {"tol": 1e-9}}`` (see each ``fit_*``).
+    pipeline : MeasurementPipeline, optional
+        How the regressor-based methods get the motion from the measurements; ``None``
+        (default) gives them the exact motion ``data.q, data.qd, data.qdd`` and the raw
+        torques.
 
-    The stacked base regressor ``W`` and torque vector ``y`` of the data are computed once,
-    on first use, and shared by the methods (``problem.W``, ``problem.y``); so is
-    ``problem.column_scale``, the RMS of each column of ``W``.
+    The stacked base regressor ``W`` and torque vector ``y`` of the data (after the pipeline)
+    are computed once, on first use, and shared by the methods (``problem.W``,
+    ``problem.y``); so are ``problem.column_scale``, the RMS of each column of ``W``, and
+    ``problem.sigma_tau``, the standard deviation of the torque noise left in ``y``.
     """
 
     robot: Any
@@ -317,8 +479,11 @@ class IdentificationProblem:
     prior: np.ndarray
     prior_std: np.ndarray | None = None
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    pipeline: MeasurementPipeline | None = None
 
     def __post_init__(self) -> None:
+        if self.pipeline is not None and not isinstance(self.pipeline, MeasurementPipeline):
+            raise TypeError(f"pipeline must be a MeasurementPipeline or None, got {type(self.pipeline).__name__}")
         if not hasattr(self.robot, "param_names") or not hasattr(self.robot, "n"):
             raise TypeError(f"robot must be a SerialRobot, got {type(self.robot).__name__}")
         if not hasattr(self.base, "reduce") or not hasattr(self.base, "rank"):
@@ -342,11 +507,15 @@ class IdentificationProblem:
             raise TypeError(f"options must be a mapping of method name to settings, got {type(self.options).__name__}")
 
     @cached_property
-    def _system(self) -> tuple[np.ndarray, np.ndarray]:
+    def _system(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         from .regressor import regressor, stack
 
         d = self.data
-        return stack(self.base.reduce(regressor(self.robot, d.q, d.qd, d.qdd)), d.tau)
+        if self.pipeline is None:
+            t, q, qd, qdd, tau = d.t, d.q, d.qd, d.qdd, d.tau
+        else:
+            t, q, qd, qdd, tau = self.pipeline.apply(d)
+        return (*stack(self.base.reduce(regressor(self.robot, q, qd, qdd)), tau), t)
 
     @property
     def W(self) -> np.ndarray:
@@ -358,11 +527,44 @@ class IdentificationProblem:
         """Stacked measured torques, shape ``(N n,)``."""
         return self._system[1]
 
+    @property
+    def t(self) -> np.ndarray:
+        """Sample times of the rows of ``W`` (after the pipeline), shape ``(N,)``."""
+        return self._system[2]
+
     @cached_property
     def column_scale(self) -> np.ndarray:
         """RMS of each column of ``W`` (zero columns get 1), shape ``(r,)``."""
         s = np.sqrt(np.mean(self.W**2, axis=0))
         return np.where(s > 0, s, 1.0)
+
+    @cached_property
+    def sigma_tau(self) -> np.ndarray:
+        """Standard deviation of the torque noise in ``y``, per joint, shape ``(n,)``.
+
+        ``data.sigma_tau`` (the data sheet's values), times the square root of the
+        pipeline's :meth:`~MeasurementPipeline.noise_gain` when there is a pipeline.
+        """
+        if self.pipeline is None:
+            return self.data.sigma_tau.copy()
+        return self.data.sigma_tau * math.sqrt(self.pipeline.noise_gain(1.0 / self.data.dt))
+
+    def weighted(self) -> tuple[np.ndarray, np.ndarray]:
+        """``W`` and ``y`` with the rows of joint ``j`` divided by ``sigma_tau[j]`` (whitened).
+
+        Raises
+        ------
+        ValueError
+            If a joint's noise standard deviation is zero (noise-free data: nothing to weigh by).
+        """
+        sig = self.sigma_tau
+        if np.any(sig <= 0):
+            raise ValueError(
+                f"weighting needs the torque noise of every joint, got sigma_tau = {sig.tolist()} "
+                "(noise-free data); add noise with add_measurement_noise or use an unweighted method"
+            )
+        w = np.tile(1.0 / sig, self.W.shape[0] // sig.size)
+        return self.W * w[:, None], self.y * w
 
     def option(self, method: str, key: str, default: Any) -> Any:
         """Setting ``key`` of ``method`` from :attr:`options`, or ``default``."""
@@ -557,14 +759,19 @@ def add_measurement_noise(
     rng: np.random.Generator | int,
     sigma_q: float | Sequence[float] = 1e-4,
     sigma_qd: float | Sequence[float] = 1e-3,
+    torque_noise: str = "joint",
 ) -> IdentificationData:
     """Noisy measurements of clean data.
 
-    Torques: white Gaussian noise of standard deviation ``level * rms(tau_true_j)`` on joint
-    ``j`` (a relative noise level; joints with large torques get large absolute noise).
-    Positions and velocities: white Gaussian noise of standard deviations ``sigma_q`` (rad or
-    m) and ``sigma_qd`` (rad/s or m/s).  The motion ``q, qd, qdd`` given to the
-    regressor-based estimators is left exact (see the module docstring).
+    Torques: white Gaussian noise.  With ``torque_noise="joint"`` its standard deviation on
+    joint ``j`` is ``level * rms(tau_true_j)`` (a relative noise level: joints with large
+    torques get large absolute noise, a heteroscedastic model); with ``"pooled"`` every joint
+    gets the same ``level * sqrt(mean_j rms(tau_true_j)^2)`` (homoscedastic, the same total
+    noise power).  Positions and velocities: white Gaussian noise of standard deviations
+    ``sigma_q`` (rad or m) and ``sigma_qd`` (rad/s or m/s).  The exact motion ``q, qd, qdd``
+    is kept beside the measurements (see :class:`IdentificationProblem`'s ``pipeline``).
+    The draws (torques, then positions, then velocities) do not depend on ``torque_noise``:
+    both models scale the same standard normal numbers.
 
     Parameters
     ----------
@@ -575,6 +782,8 @@ def add_measurement_noise(
     rng : numpy.random.Generator or int
     sigma_q, sigma_qd : float or array_like, shape (n,)
         Position and velocity noise, ``> 0`` (the EKF needs some measurement noise).
+    torque_noise : {"joint", "pooled"}, default "joint"
+        Noise model of the torques (see above).
 
     Returns
     -------
@@ -583,7 +792,8 @@ def add_measurement_noise(
     Raises
     ------
     ValueError
-        On a negative level, non-positive or badly shaped ``sigma_q`` / ``sigma_qd``.
+        On a negative level, non-positive or badly shaped ``sigma_q`` / ``sigma_qd``, an
+        unknown ``torque_noise``.
     TypeError
         If ``data`` is not an IdentificationData or ``rng`` not a Generator / int.
 
@@ -596,17 +806,24 @@ def add_measurement_noise(
     >>> noisy = add_measurement_noise(clean, 0.05, rng=0)
     >>> bool(np.allclose(noisy.sigma_tau, 0.05 * np.sqrt(np.mean(clean.tau_true**2, axis=0))))
     True
+    >>> pooled = add_measurement_noise(clean, 0.05, rng=0, torque_noise="pooled")
+    >>> bool(np.isclose(np.sum(pooled.sigma_tau**2), np.sum(noisy.sigma_tau**2)))
+    True
     """
     if not isinstance(data, IdentificationData):
         raise TypeError(f"data must be an IdentificationData, got {type(data).__name__}")
     lv = check_nonnegative("level", level)
     gen = check_rng(rng)
+    check_choice("torque_noise", torque_noise, ("joint", "pooled"))
     n = data.n_joints
     sq = np.broadcast_to(as_array("sigma_q", sigma_q, ndim=(0, 1)), (n,)).astype(float)
     sqd = np.broadcast_to(as_array("sigma_qd", sigma_qd, ndim=(0, 1)), (n,)).astype(float)
     if np.any(sq <= 0) or np.any(sqd <= 0):
         raise ValueError(f"sigma_q and sigma_qd must be > 0, got {sq.tolist()} and {sqd.tolist()}")
-    st = lv * np.sqrt(np.mean(data.tau_true**2, axis=0))
+    rms = np.sqrt(np.mean(data.tau_true**2, axis=0))
+    if torque_noise == "pooled":
+        rms = np.full(n, np.sqrt(np.mean(rms**2)))
+    st = lv * rms
     N = data.t.size
     tau = data.tau_true + st * gen.standard_normal((N, n))
     q_meas = data.q + sq * gen.standard_normal((N, n))
@@ -648,10 +865,59 @@ def fit_ls(problem: IdentificationProblem) -> FitResult:
 
 
 def fit_wls(problem: IdentificationProblem) -> FitResult:
-    """Weighted least squares with per-joint noise estimated from the OLS residuals (:func:`~robidlib.estimation.lsq.wls`).
+    """Weighted least squares (:func:`~robidlib.estimation.lsq.wls`): rows of joint ``j`` divided by ``sigma_j``.
 
-    Two direct solves (OLS for the residuals, then the weighted one): ``iterations = 2``;
-    ``info["sigma_joint"]`` holds the estimated noise standard deviations.
+    The weights are the known noise levels ``problem.sigma_tau`` (the data sheet's, through
+    the pipeline) by default -- the same information the MAP estimator and the EKF get.
+    Option ``{"wls": {"weights": "estimated"}}`` estimates them from the OLS residuals
+    instead (:cite:`gautier2001`; then ``iterations = 2``, two solves).
+    ``info["sigma_joint"]`` holds the standard deviations used.
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is rank deficient, the known noise levels are zero (noise-free data: use
+        ``weights="estimated"``... which then fails on an exactly zero residual), or the
+        option is unknown.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> problem = make_study(planar_2r(), seed=1, duration=3.0, optimize=0,
+    ...                      validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_wls(problem)
+    >>> fit.params.shape, bool(np.allclose(fit.info['sigma_joint'], problem.sigma_tau))
+    ((6,), True)
+    """
+    from .estimation.lsq import wls
+
+    how = check_choice("options['wls']['weights']", problem.option("wls", "weights", "known"), ("known", "estimated"))
+    if how == "estimated":
+        est = wls(problem.W, problem.y, n_joints=problem.robot.n)
+        return FitResult(est.params, 2, {"sigma_joint": est.info["sigma_joint"].tolist()})
+    sig = problem.sigma_tau
+    if np.any(sig <= 0):
+        raise ValueError(
+            f"fit_wls weighs by the known torque noise, but sigma_tau = {sig.tolist()} (noise-free data); "
+            "add noise with add_measurement_noise, or set options={'wls': {'weights': 'estimated'}}"
+        )
+    est = wls(problem.W, problem.y, n_joints=problem.robot.n, weights=sig)
+    return FitResult(est.params, 1, {"sigma_joint": sig.tolist()})
+
+
+def fit_wls_estimated(problem: IdentificationProblem) -> FitResult:
+    """:func:`fit_wls` with the noise levels estimated from the OLS residuals, joint by joint.
+
+    What an experimenter without a data sheet does :cite:`gautier2001` (two solves,
+    ``iterations = 2``); the same as ``options={"wls": {"weights": "estimated"}}``.
 
     Parameters
     ----------
@@ -669,10 +935,11 @@ def fit_wls(problem: IdentificationProblem) -> FitResult:
     Examples
     --------
     >>> from robidlib.models import planar_2r
-    >>> problem = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_optimize=0).problem(0.01, rng=0)
-    >>> fit = fit_wls(problem)
-    >>> fit.params.shape, bool(fit.info['sigma_joint'][0] > 0)
-    ((6,), True)
+    >>> problem = make_study(planar_2r(), seed=1, duration=3.0, optimize=0,
+    ...                      validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_wls_estimated(problem)
+    >>> fit.iterations, len(fit.info["sigma_joint"])
+    (2, 2)
     """
     from .estimation.lsq import wls
 
@@ -680,14 +947,153 @@ def fit_wls(problem: IdentificationProblem) -> FitResult:
     return FitResult(est.params, 2, {"sigma_joint": est.info["sigma_joint"].tolist()})
 
 
-def fit_adaline(problem: IdentificationProblem) -> FitResult:
-    """Batch Adaline (gradient descent on the mean squared error) on equilibrated columns.
+def fit_map(problem: IdentificationProblem) -> FitResult:
+    """Maximum a posteriori estimate: WLS plus the Gaussian prior ``N(prior, diag(prior_std^2))``.
 
-    The columns of ``W`` are divided by their RMS ``D`` (the weights become ``D beta``), the
-    rate is ``rate * max_stable_rate`` (default 0.9 of the stable bound) and training starts
-    from the prior and stops when an epoch changes the weights by less than ``tol``
-    (relative, default 1e-10) or after ``max_epochs`` (default 50 000).  Options key
-    ``"adaline"``: ``rate``, ``tol``, ``max_epochs``.
+    The minimiser of ``sum_j ||(y_j - W_j b) / sigma_j||^2 + ||(b - prior) / prior_std||^2``:
+    the rows of joint ``j`` are divided by its known noise level ``sigma_j`` (as in
+    :func:`fit_wls`) and the prior enters as ``r`` extra rows.  It is ridge regression
+    (:func:`~robidlib.estimation.lsq.ridge`, ``lam = 1``, one linear solve) in the
+    standardised parameters ``z = (b - prior) / prior_std``.  With a correctly specified prior
+    and Gaussian noise it is the Bayes estimate: the static counterpart of the EKF, which gets
+    the same prior and noise levels.  ``info["std"]`` holds the posterior standard deviations
+    ``sqrt(diag((W_w'W_w + P0^-1)^-1))``.
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+        With ``prior_std``.
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    ValueError
+        If the problem has no ``prior_std`` or its noise levels are zero.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> problem = make_study(planar_2r(), seed=1, duration=3.0, optimize=0,
+    ...                      validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_map(problem)
+    >>> wls_fit = fit_wls(problem)
+    >>> bool(np.all(np.array(fit.info["std"]) < problem.prior_std))    # data add information
+    True
+    """
+    from .estimation.lsq import ridge
+
+    if problem.prior_std is None:
+        raise ValueError("fit_map needs problem.prior_std (the standard deviations of the prior, e.g. prior_std(...))")
+    Ww, yw = problem.weighted()
+    S = problem.prior_std
+    A = Ww * S[None, :]
+    est = ridge(A, yw - Ww @ problem.prior, lam=1.0)
+    post = np.linalg.inv(A.T @ A + np.eye(S.size))
+    return FitResult(problem.prior + S * est.params, 1, {"std": (S * np.sqrt(np.diag(post))).tolist()})
+
+
+def _network_system(problem: IdentificationProblem, weighted: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Regressor (weighted or not) with equilibrated columns ``A = W / D``, its torques, and ``D``."""
+    W, y = problem.weighted() if weighted else (problem.W, problem.y)
+    D = np.sqrt(np.mean(W**2, axis=0))
+    D = np.where(D > 0, D, 1.0)
+    return W / D, y, D
+
+
+def _option_bool(problem: IdentificationProblem, method: str, key: str, default: bool) -> bool:
+    v = problem.option(method, key, default)
+    if not isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"options[{method!r}][{key!r}] must be True or False, got {v!r}")
+    return bool(v)
+
+
+def _option_fraction(problem: IdentificationProblem, method: str, key: str, default: float | None) -> float | None:
+    v = problem.option(method, key, default)
+    return None if v is None else check_positive(f"options[{method!r}][{key!r}]", v)
+
+
+def _adaline(problem: IdentificationProblem, budget: float | None, online: bool) -> FitResult:
+    """The three Adaline variants through :mod:`robidlib.estimation.adaline`'s functions."""
+    from .estimation.adaline import adaline_batch, adaline_online, max_stable_rate
+
+    weighted = _option_bool(problem, "adaline", "weighted", True)
+    A, y, D = _network_system(problem, weighted)
+    w0 = problem.prior * D
+    if online:
+        rate = check_positive("options['adaline']['online_rate']", problem.option("adaline", "online_rate", 0.5))
+        n = problem.robot.n
+        est = adaline_online(A.reshape(-1, n, A.shape[1]), y.reshape(-1, n), rate=rate, w0=w0)
+        iterations, info = A.shape[0] // n, {"converged": False, "weighted": weighted}
+    else:
+        rate = check_positive("options['adaline']['rate']", problem.option("adaline", "rate", 0.9))
+        if budget is None:
+            max_epochs = problem.option("adaline", "max_epochs", 50_000)
+            tol = check_positive("options['adaline']['tol']", problem.option("adaline", "tol", 1e-10))
+            est = adaline_batch(A, y, w0=w0, rate=rate, tol=tol, max_epochs=max_epochs)
+        else:
+            gamma = rate * max_stable_rate(A)
+            lam_min = float(np.linalg.eigvalsh(A.T @ A / A.shape[0])[0])
+            epochs = max(1, int(math.ceil(budget / (gamma * lam_min))))
+            est = adaline_batch(A, y, w0=w0, rate=rate, epochs=epochs)
+        iterations, info = est.info["epochs"], {"converged": bool(est.info["converged"]), "weighted": weighted}
+    if not np.all(np.isfinite(est.params)):
+        raise RuntimeError("Adaline diverged")
+    return FitResult(est.params / D, int(iterations), info)
+
+
+def fit_adaline(problem: IdentificationProblem) -> FitResult:
+    """Batch Adaline (gradient descent on the mean squared error), weighted, run to convergence.
+
+    The rows of joint ``j`` are divided by its known noise level ``sigma_j`` (as in WLS; option
+    ``weighted=False`` keeps them: the network then converges to LS), the columns by their RMS
+    ``D`` (the weights become ``D beta``); the rate is ``rate * max_stable_rate`` (default 0.9
+    of the stable bound); training starts from the prior and stops when an epoch changes the
+    weights by less than ``tol`` (relative, default 1e-10) or after ``max_epochs`` (default
+    50 000).  Options key ``"adaline"``: ``weighted``, ``rate``, ``tol``, ``max_epochs``
+    (and ``online_rate`` for :func:`fit_adaline_online`).  The weighted, budget-limited and
+    on-line variants are thin wrappers of one helper, so that another implementation (e.g. of
+    :mod:`robidlib.estimation`) plugs in by replacing a wrapper.
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+
+    Returns
+    -------
+    FitResult
+        ``iterations`` is the number of epochs.
+
+    Raises
+    ------
+    RuntimeError
+        If the network diverges (a rate above the stable bound).
+    ValueError
+        If weighting is asked for on noise-free data, or an option is out of range.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> problem = make_study(planar_2r(), seed=1, duration=3.0, optimize=0,
+    ...                      validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_adaline(problem)
+    >>> bool(fit.info['converged']), bool(np.allclose(fit.params, fit_wls(problem).params, rtol=1e-6))
+    (True, True)
+    """
+    return _adaline(problem, None, False)
+
+
+def fit_adaline_budget(problem: IdentificationProblem) -> FitResult:
+    """Weighted batch Adaline started at the prior and stopped after a fixed budget.
+
+    The budget is ``budget`` (option, default 0.25) times the slowest time constant of the
+    gradient descent, ``1 / (gamma lambda_min)`` epochs with ``lambda_min`` the smallest
+    eigenvalue of ``A'A / N``: the well-excited directions of parameter space converge, the
+    poorly excited ones move only part of the way (``1 - exp(-0.25)`` = 22 % for the slowest)
+    from the prior towards the data.  Early stopping from the prior acts like a prior
+    (a ridge penalty) on those directions.  Options as :func:`fit_adaline`, plus ``budget``.
 
     Parameters
     ----------
@@ -699,41 +1105,104 @@ def fit_adaline(problem: IdentificationProblem) -> FitResult:
 
     Raises
     ------
-    RuntimeError
-        If the network diverges (a rate above the stable bound).
+    RuntimeError, ValueError
+        As :func:`fit_adaline`.
 
     Examples
     --------
     >>> from robidlib.models import planar_2r
-    >>> problem = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_optimize=0).problem(0.01, rng=0)
-    >>> fit = fit_adaline(problem)
-    >>> fit.params.shape, bool(fit.info['converged'])
-    ((6,), True)
+    >>> problem = make_study(planar_2r(), seed=1, duration=3.0, optimize=0,
+    ...                      validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_adaline_budget(problem)
+    >>> fit.info['converged'], bool(fit.iterations < fit_adaline(problem).iterations)
+    (False, True)
     """
-    from .estimation.adaline import Adaline, max_stable_rate
+    return _adaline(problem, _option_fraction(problem, "adaline", "budget", 0.25), False)
 
-    D = problem.column_scale
-    A = problem.W / D
-    rate = float(problem.option("adaline", "rate", 0.9))
-    net = Adaline(
-        rate * max_stable_rate(A), epochs=int(problem.option("adaline", "max_epochs", 50_000)), mode="batch",
-        tol=float(problem.option("adaline", "tol", 1e-10)), w0=problem.prior * D,
-    ).fit(A, problem.y)
-    if net.diverged:
-        raise RuntimeError("Adaline diverged")
-    return FitResult(net.params / D, net.n_epochs, {"converged": net.converged})
+
+def fit_adaline_online(problem: IdentificationProblem) -> FitResult:
+    """Weighted on-line Adaline, one pass over the samples in time order, started at the prior.
+
+    The on-line use of the paper: each sample (its ``n`` joint rows) updates the weights once,
+    as it arrives, by the normalised block step of
+    :func:`robidlib.estimation.adaline.adaline_online` on the weighted, column-equilibrated
+    rows, with the rate ``online_rate`` (option, default 0.5; stable below 2).  The estimate is
+    the weights after the last sample.  ``iterations`` is the number of updates (samples).
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    RuntimeError, ValueError
+        As :func:`fit_adaline`.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> problem = make_study(planar_2r(), seed=1, duration=3.0, optimize=0,
+    ...                      validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_adaline_online(problem)
+    >>> fit.iterations == problem.t.size
+    True
+    """
+    return _adaline(problem, None, True)
+
+
+def _hopfield(problem: IdentificationProblem, budget: float | None, online: bool) -> FitResult:
+    import warnings
+
+    from .estimation.hopfield import HopfieldEstimator, SaturationWarning
+
+    weighted = _option_bool(problem, "hopfield", "weighted", True)
+    A, y, D = _network_system(problem, weighted)
+    S0 = problem.prior * D
+    margin = check_positive("options['hopfield']['margin']", problem.option("hopfield", "margin", 3.0))
+    floor = check_positive("options['hopfield']['floor']", problem.option("hopfield", "floor", 0.3))
+    alpha = margin * np.maximum(np.abs(S0), floor * np.sqrt(np.mean(S0**2)))
+    beta = float(np.max(alpha))
+    tc = HopfieldEstimator(alpha=alpha, beta=beta, check=False).time_constants(A, S0)
+    slowest = float(tc[np.isfinite(tc)].max())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SaturationWarning)
+        if online:
+            n = problem.robot.n
+            t = problem.t
+            frac = check_positive("options['hopfield']['online_tc']", problem.option("hopfield", "online_tc", 0.3))
+            # time constants scale with beta: the slowest one becomes frac * duration
+            beta_online = beta * frac * float(t[-1] - t[0]) / slowest
+            net = HopfieldEstimator(alpha=alpha, beta=beta_online, check=True)
+            net.run_online(A.reshape(-1, n, A.shape[1]), y.reshape(-1, n), t, window=1, S0=S0)
+            iterations, info = t.size, {"window": 1, "beta": beta_online}
+        else:
+            default = 12.0 if budget is None else budget
+            horizon = float(problem.option("hopfield", "horizon", default)) * slowest
+            net = HopfieldEstimator(alpha=alpha, beta=beta, check=True)
+            net.run(A, y, (0.0, horizon), S0=S0)
+            iterations, info = int(net.history["t"].size - 1), {"t_final": horizon}
+    info["saturated"] = any(issubclass(w.category, SaturationWarning) for w in caught)
+    info["weighted"] = weighted
+    return FitResult(net.params / D, iterations, info)
 
 
 def fit_hopfield(problem: IdentificationProblem) -> FitResult:
-    """Hopfield network (Abe's form) on equilibrated columns, started at the prior.
+    """Hopfield network (Abe's form), weighted and column-equilibrated, started at the prior, run to convergence.
 
-    States are the scaled parameters ``S = D beta``; the amplitude of neuron ``i`` is
+    Rows weighted by ``1 / sigma_j`` as in :func:`fit_adaline` (option ``weighted``); states
+    are the scaled parameters ``S = D beta``; the amplitude of neuron ``i`` is
     ``alpha_i = margin * max(|S_prior_i|, floor * rms(S_prior))`` (defaults ``margin = 3``,
     ``floor = 0.3``): the prior bounds the feasible box.  ``beta = max(alpha)``, so that the
     largest neuron gain ``alpha_i / beta`` is 1, and the network runs for ``horizon`` (default
     12) times its slowest time constant at the prior (LSODA).  A state that saturates is
-    recorded in ``info["saturated"]``.  The number of iterations is the
-    number of solver steps.  Options key ``"hopfield"``: ``margin``, ``floor``, ``horizon``.
+    recorded in ``info["saturated"]``.  ``iterations`` is the number of ODE solver steps,
+    which an adaptive solver chooses (it differs between machines: report it, never compare
+    it exactly).  Options key ``"hopfield"``: ``weighted``, ``margin``, ``floor``,
+    ``horizon`` (and ``online_tc`` for :func:`fit_hopfield_online`).
 
     Parameters
     ----------
@@ -747,34 +1216,90 @@ def fit_hopfield(problem: IdentificationProblem) -> FitResult:
     ------
     RuntimeError
         If the ODE solver fails.
+    ValueError
+        If weighting is asked for on noise-free data, or an option is out of range.
 
     Examples
     --------
     >>> from robidlib.models import planar_2r
-    >>> problem = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_optimize=0).problem(0.01, rng=0)
+    >>> problem = make_study(planar_2r(), seed=1, duration=3.0, optimize=0,
+    ...                      validation_optimize=0).problem(0.01, rng=0)
     >>> fit = fit_hopfield(problem)
-    >>> fit.params.shape, fit.info['saturated'] is False
-    ((6,), True)
+    >>> fit.info['saturated'], bool(np.allclose(fit.params, fit_wls(problem).params, rtol=1e-4))
+    (False, True)
     """
-    import warnings
+    return _hopfield(problem, None, False)
 
-    from .estimation.hopfield import HopfieldEstimator, SaturationWarning
 
-    D = problem.column_scale
-    A = problem.W / D
-    S0 = problem.prior * D
-    margin = float(problem.option("hopfield", "margin", 3.0))
-    floor = float(problem.option("hopfield", "floor", 0.3))
-    alpha = margin * np.maximum(np.abs(S0), floor * np.sqrt(np.mean(S0**2)))
-    net = HopfieldEstimator(alpha=alpha, beta=float(np.max(alpha)), check=True)
-    # the slowest time constant at the prior sets the horizon
-    tc = net.time_constants(A, S0)
-    horizon = float(problem.option("hopfield", "horizon", 12.0)) * float(tc[np.isfinite(tc)].max())
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", SaturationWarning)
-        net.run(A, problem.y, (0.0, horizon), S0=S0)
-    saturated = any(issubclass(w.category, SaturationWarning) for w in caught)
-    return FitResult(net.params / D, int(net.history["t"].size - 1), {"saturated": saturated, "t_final": horizon})
+def fit_hopfield_budget(problem: IdentificationProblem) -> FitResult:
+    """The weighted Hopfield network of :func:`fit_hopfield` stopped after ``budget`` slowest time constants.
+
+    ``budget`` (option ``"hopfield"``, default 0.25) times the slowest time constant at the
+    prior: the same budget as :func:`fit_adaline_budget`, in the network's own time scale.
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    RuntimeError, ValueError
+        As :func:`fit_hopfield`.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> problem = make_study(planar_2r(), seed=1, duration=3.0, optimize=0,
+    ...                      validation_optimize=0).problem(0.01, rng=0)
+    >>> full, short = fit_hopfield(problem), fit_hopfield_budget(problem)
+    >>> bool(short.info["t_final"] < full.info["t_final"])
+    True
+    """
+    return _hopfield(problem, _option_fraction(problem, "hopfield", "budget", 0.25), False)
+
+
+def fit_hopfield_online(problem: IdentificationProblem) -> FitResult:
+    """The paper's on-line Hopfield network: ``W(t) = -Phi(t)'Phi(t)``, ``I(t) = Phi(t)'tau(t)`` of the current sample.
+
+    The instantaneous form (:meth:`~robidlib.estimation.HopfieldEstimator.run_online` with
+    ``window=1``) on the weighted, column-equilibrated rows, started at the prior, in real
+    time: sample ``k`` drives the network from ``t_k`` to ``t_(k+1)``.  Its gain is set so
+    that the slowest time constant of the time-averaged network at the prior is ``online_tc``
+    (option, default 0.3) times the duration of the experiment: a faster network follows each
+    sample and jitters, a slower one does not get away from the prior.  The samples are those
+    of the batch methods, in time order (a real on-line system would filter causally;
+    zero-phase filtering is an off-line operation).  It converges only if the
+    excitation is persistent over intervals (the paper's eq. 20), and the instantaneous
+    gradient makes it jitter: it is an on-line estimator, not a least-squares solver.
+    ``iterations`` is the number of samples.
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    RuntimeError, ValueError
+        As :func:`fit_hopfield`.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> problem = make_study(planar_2r(), seed=1, duration=3.0, optimize=0,
+    ...                      validation_optimize=0).problem(0.01, rng=0)
+    >>> fit = fit_hopfield_online(problem)
+    >>> fit.iterations == problem.t.size
+    True
+    """
+    return _hopfield(problem, None, True)
 
 
 class _AugmentedBaseModel:
@@ -965,9 +1490,33 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
 METHODS: dict[str, Callable[[IdentificationProblem], FitResult]] = {
     "LS": fit_ls,
     "WLS": fit_wls,
+    "WLS (estimated)": fit_wls_estimated,
+    "MAP": fit_map,
     "Adaline": fit_adaline,
+    "Adaline (budget)": fit_adaline_budget,
+    "Adaline (on-line)": fit_adaline_online,
     "Hopfield": fit_hopfield,
+    "Hopfield (budget)": fit_hopfield_budget,
+    "Hopfield (on-line)": fit_hopfield_online,
     "EKF": fit_ekf,
+}
+
+#: What each method of :data:`METHODS` uses of the shared :class:`IdentificationProblem`.
+#: Every method sees the same measurements; "motion through the pipeline" means the
+#: problem's :class:`MeasurementPipeline` (or the exact motion when it is ``None``).
+METHOD_INPUTS: dict[str, str] = {
+    "LS": "torques; motion through the pipeline",
+    "WLS": "as LS, plus the torque noise levels (rows divided by sigma_j)",
+    "WLS (estimated)": "as LS; estimates the noise levels from the LS residuals, then weighs",
+    "MAP": "as WLS, plus the prior mean and standard deviations (one linear solve)",
+    "Adaline": "as WLS; starts at the prior mean, runs to convergence",
+    "Adaline (budget)": "as WLS; starts at the prior mean, stops after 1/4 of its slowest time constant",
+    "Adaline (on-line)": "as WLS; starts at the prior mean, one pass over the samples as they arrive",
+    "Hopfield": "as WLS; starts at the prior mean, runs to convergence",
+    "Hopfield (budget)": "as WLS; starts at the prior mean, stops after 1/4 of its slowest time constant",
+    "Hopfield (on-line)": "as WLS; starts at the prior mean, driven by the current sample only (the paper's form)",
+    "EKF": ("raw positions, velocities and torques, all noise levels, the prior mean and standard deviations; "
+            "estimates the motion with its model"),
 }
 
 
@@ -999,23 +1548,33 @@ def _validation_regressor(problem: IdentificationProblem, validation: Identifica
     return problem.base.reduce(regressor(problem.robot, validation.q, validation.qd, validation.qdd))
 
 
+_SCORES = ("delta_beta", "delta_beta_ess", "scaled_error", "prior_sigma_error", "delta_tau", "agreement")
+
+
 def compare_methods(
     problem: IdentificationProblem,
     validation: IdentificationData | None = None,
     truth: Any = None,
     methods: Sequence[str] | Mapping[str, Callable] | None = None,
     catch: bool = True,
+    *,
+    essential: Any = None,
+    column_scale: Any = None,
 ) -> ResultTable:
     """Run every estimator on the same problem and score it: one row per method.
 
-    Columns: ``method``; ``delta_beta`` (:func:`~robidlib.validation.relative_parameter_error`
-    against ``truth``, %); ``delta_tau`` (per-joint
-    :func:`~robidlib.validation.relative_torque_error` of the predicted validation torques
-    against ``validation.tau_true``, averaged over the joints, %); ``agreement`` (the
-    :func:`~robidlib.validation.agreement_index`, averaged over the joints); ``time_s``
-    (wall clock of the fit, s); ``iterations``; ``status`` (``"ok"`` or the error message of
-    a failed fit, whose numbers are then NaN).  The estimates are in ``table.meta["params"]``
-    (a dict of lists).
+    Columns: ``method``; against ``truth`` (NaN without it): ``delta_beta``
+    (:func:`~robidlib.validation.relative_parameter_error`, %, over all parameters),
+    ``delta_beta_ess`` (the same over the ``essential`` ones), ``scaled_error``
+    (:func:`~robidlib.validation.scaled_parameter_error` with ``column_scale``, %) and
+    ``prior_sigma_error`` (:func:`~robidlib.validation.standardized_error` in units of
+    ``problem.prior_std``; NaN without it); on the validation data: ``delta_tau`` (per-joint
+    :func:`~robidlib.validation.relative_torque_error` of the predicted torques against
+    ``validation.tau_true``, averaged over the joints, %) and ``agreement`` (the
+    :func:`~robidlib.validation.agreement_index`, averaged over the joints); ``time_s`` (wall
+    clock of the fit, s) and ``iterations`` (in each method's own unit: report them, do not
+    rank by them); ``status`` (``"ok"`` or the error message of a failed fit, whose numbers
+    are then NaN).  The estimates are in ``table.meta["params"]`` (a dict of lists).
 
     Parameters
     ----------
@@ -1023,13 +1582,17 @@ def compare_methods(
     validation : IdentificationData, optional
         Validation experiment (default: the identification data itself, a "training error").
     truth : array_like, shape (r,), optional
-        True base parameters (``delta_beta`` is NaN without them).
+        True base parameters.
     methods : sequence of str or mapping, optional
         Names from :data:`METHODS` (default: all), or a mapping ``name -> function(problem) ->
         FitResult`` to compare your own estimators.
     catch : bool, default True
         Record a failing estimator (``ValueError``, ``RuntimeError``, ``LinAlgError``) as a
         row with status ``"failed: ..."`` instead of raising.
+    essential : array_like of bool, shape (r,), optional
+        The essential parameters (e.g. :attr:`Study.essential`); default all.
+    column_scale : array_like, shape (r,), optional
+        Weights of the scaled error (default ``problem.column_scale``).
 
     Returns
     -------
@@ -1038,7 +1601,8 @@ def compare_methods(
     Raises
     ------
     ValueError
-        Unknown method names, a truth of the wrong length, validation data of another robot.
+        Unknown method names, a truth, mask or scale of the wrong length, validation data of
+        another robot, a mask that selects nothing.
     TypeError
         Arguments of the wrong type.
 
@@ -1057,10 +1621,12 @@ def compare_methods(
     >>> problem = IdentificationProblem(real, bp, data, prior=bp.beta(cad.params))
     >>> table = compare_methods(problem, truth=bp.beta(real.params), methods=["LS", "WLS"])
     >>> table.columns[:4], table.column("status").tolist()
-    (('method', 'delta_beta', 'delta_tau', 'agreement'), ['ok', 'ok'])
+    (('method', 'delta_beta', 'delta_beta_ess', 'scaled_error'), ['ok', 'ok'])
     >>> bool(table.column("delta_tau").max() < 1.0)      # percent, on the (here: training) data
     True
     """
+    from .validation import scaled_parameter_error, standardized_error
+
     if not isinstance(problem, IdentificationProblem):
         raise TypeError(f"problem must be an IdentificationProblem, got {type(problem).__name__}")
     fns = _methods(methods)
@@ -1071,7 +1637,17 @@ def compare_methods(
         raise TypeError(f"validation must be an IdentificationData, got {type(val).__name__}")
     if val.n_joints != problem.robot.n:
         raise ValueError(f"validation has {val.n_joints} joints but the robot has {problem.robot.n}")
-    b = None if truth is None else as_array("truth", truth, shape=(problem.base.rank,))
+    r = problem.base.rank
+    b = None if truth is None else as_array("truth", truth, shape=(r,))
+    if essential is None:
+        ess = np.ones(r, dtype=bool)
+    else:
+        ess = np.asarray(essential)
+        if ess.dtype != bool or ess.shape != (r,):
+            raise ValueError(f"essential must be {r} booleans (one per base parameter), got {ess.dtype} of shape {ess.shape}")
+        if not ess.any():
+            raise ValueError("essential selects no parameter")
+    D = problem.column_scale if column_scale is None else as_array("column_scale", column_scale, shape=(r,))
     Yv = _validation_regressor(problem, val)
     problem.W                                  # the shared regressor is built before any clock starts
     rows, params = [], {}
@@ -1082,19 +1658,23 @@ def compare_methods(
             elapsed = time.perf_counter() - t0
             if not isinstance(fit, FitResult):
                 raise TypeError(f"method {name!r} must return a FitResult, got {type(fit).__name__}")
-            est = as_array(f"the parameters of {name}", fit.params, shape=(problem.base.rank,))
+            est = as_array(f"the parameters of {name}", fit.params, shape=(r,))
         except (ValueError, RuntimeError, np.linalg.LinAlgError) as exc:
             if not catch:
                 raise
-            rows.append({"method": name, "delta_beta": float("nan"), "delta_tau": float("nan"),
-                         "agreement": float("nan"), "time_s": time.perf_counter() - t0,
+            rows.append({"method": name, **{k: float("nan") for k in _SCORES}, "time_s": time.perf_counter() - t0,
                          "iterations": -1, "status": f"failed: {exc}"[:200]})
-            params[name] = [float("nan")] * problem.base.rank
+            params[name] = [float("nan")] * r
             continue
         pred = Yv @ est
+        nan = float("nan")
         rows.append({
             "method": name,
-            "delta_beta": relative_parameter_error(est, b) if b is not None else float("nan"),
+            "delta_beta": relative_parameter_error(est, b) if b is not None else nan,
+            "delta_beta_ess": relative_parameter_error(est[ess], b[ess]) if b is not None else nan,
+            "scaled_error": scaled_parameter_error(est, b, D) if b is not None else nan,
+            "prior_sigma_error": (standardized_error(est, b, problem.prior_std)
+                                  if b is not None and problem.prior_std is not None else nan),
             "delta_tau": float(np.mean(relative_torque_error(val.tau_true, pred))),
             "agreement": float(np.mean(agreement_index(val.tau_true, pred))),
             "time_s": elapsed,
@@ -1103,6 +1683,49 @@ def compare_methods(
         })
         params[name] = est.tolist()
     return ResultTable(rows, {"params": params})
+
+
+def noise_rng(seed: int, level: float, run: int) -> np.random.Generator:
+    """The generator of the noise draw of run ``run`` at noise level ``level`` in :func:`monte_carlo`.
+
+    ``numpy.random.default_rng(SeedSequence(seed, spawn_key=(round(1e9 * level), run)))``: the
+    draw depends on these three numbers only, so one run of a stored benchmark can be
+    recomputed alone (e.g. ``study.problem(level, rng=noise_rng(7, level, 0))`` is the data of
+    its first run).
+
+    Parameters
+    ----------
+    seed : int
+        Root seed of the Monte Carlo (>= 0).
+    level : float
+        Noise level (>= 0).
+    run : int
+        Run index (>= 0).
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Raises
+    ------
+    TypeError
+        If ``seed`` or ``run`` is not an int.
+    ValueError
+        If a value is negative.
+
+    Examples
+    --------
+    >>> a, b = noise_rng(7, 0.02, 0).standard_normal(3), noise_rng(7, 0.02, 0).standard_normal(3)
+    >>> bool((a == b).all()), bool((a == noise_rng(7, 0.02, 1).standard_normal(3)).any())
+    (True, False)
+    """
+    for name, v in (("seed", seed), ("run", run)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, got {type(v).__name__}")
+        if v < 0:
+            raise ValueError(f"{name} must be >= 0, got {v}")
+    lv = check_nonnegative("level", level)
+    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(round(1e9 * lv)), int(run))))
 
 
 def monte_carlo(
@@ -1120,17 +1743,24 @@ def monte_carlo(
     methods: Sequence[str] | Mapping[str, Callable] | None = None,
     sigma_q: float | Sequence[float] = 1e-4,
     sigma_qd: float | Sequence[float] = 1e-3,
+    torque_noise: str = "joint",
+    pipeline: MeasurementPipeline | None = None,
+    essential: Any = None,
+    column_scale: Any = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     runs: Iterable[int] | None = None,
+    keep_params: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> ResultTable:
     """Seeded Monte Carlo comparison: every method on the same noisy data sets.
 
     For noise level ``level`` and run ``k`` the measurements are drawn by
-    :func:`add_measurement_noise` from the generator seeded with
-    ``numpy.random.SeedSequence(seed, spawn_key=(round(1e9 * level), k))``: the draw depends
+    :func:`add_measurement_noise` from the generator :func:`noise_rng` ``(seed, level, k)``,
+    seeded with ``numpy.random.SeedSequence(seed, spawn_key=(round(1e9 * level), k))``: the draw depends
     on the seed, the level and the run only, so any cell (or run) can be recomputed alone and
-    gives the same numbers, whatever else is run; every method sees the same data.
+    gives the same numbers, whatever else is run; every method sees the same data.  Calls
+    with other ``sigma_q`` or ``torque_noise`` reuse the same standard normal numbers (common
+    random numbers), so their differences are not blurred by other draws.
 
     Parameters
     ----------
@@ -1156,10 +1786,19 @@ def monte_carlo(
         As in :func:`compare_methods`.
     sigma_q, sigma_qd : float or array_like
         Position and velocity noise (see :func:`add_measurement_noise`).
+    torque_noise : {"joint", "pooled"}
+        Torque noise model (see :func:`add_measurement_noise`).
+    pipeline : MeasurementPipeline, optional
+        How the regressor-based methods get the motion (see :class:`IdentificationProblem`).
+    essential, column_scale : array_like, optional
+        As in :func:`compare_methods`.
     options : mapping, optional
         Per-method settings (see :class:`IdentificationProblem`).
     runs : iterable of int, optional
         Only these run indices (e.g. ``[0, 1]`` to reproduce part of a stored result).
+    keep_params : bool, default False
+        Keep every estimate in ``meta["estimates"]`` (a list of ``{"level", "run", "method",
+        "params"}``).
     progress : callable, optional
         Called with a short message after each cell.
 
@@ -1217,29 +1856,42 @@ def monte_carlo(
     prior = as_array("prior", prior, shape=(base.rank,))
     truth = as_array("truth", truth, shape=(base.rank,))
     sd = None if prior_std is None else as_array("prior_std", prior_std, shape=(base.rank,))
+    if not isinstance(keep_params, (bool, np.bool_)):
+        raise TypeError(f"keep_params must be True or False, got {keep_params!r}")
     rows: list[dict[str, Any]] = []
+    estimates: list[dict[str, Any]] = []
     for level in lv:
         for k in run_ids:
             active = {name: fn for name, fn in fns.items() if k < counts[name]}
             if not active:
                 continue
-            ss = np.random.SeedSequence(int(seed), spawn_key=(int(round(1e9 * float(level))), int(k)))
-            data = add_measurement_noise(clean, float(level), np.random.default_rng(ss),
-                                         sigma_q=sigma_q, sigma_qd=sigma_qd)
-            problem = IdentificationProblem(robot, base, data, prior, prior_std=sd, options=options or {})
-            table = compare_methods(problem, validation if validation is not None else clean, truth, active)
+            data = add_measurement_noise(clean, float(level), noise_rng(seed, float(level), k),
+                                         sigma_q=sigma_q, sigma_qd=sigma_qd, torque_noise=torque_noise)
+            problem = IdentificationProblem(robot, base, data, prior, prior_std=sd, options=options or {},
+                                            pipeline=pipeline)
+            table = compare_methods(problem, validation if validation is not None else clean, truth, active,
+                                    essential=essential, column_scale=column_scale)
             for r in table:
                 rows.append({"level": float(level), "run": k, **r})
+            if keep_params:
+                estimates.extend({"level": float(level), "run": int(k), "method": m, "params": v}
+                                 for m, v in table.meta["params"].items())
             if progress is not None:
                 progress(f"level {level:g} run {k}: " + ", ".join(f"{r['method']} {r['delta_beta']:.3g}" for r in table))
-    meta = {"levels": lv.tolist(), "n_runs": {k: int(v) for k, v in counts.items()}, "seed": int(seed)}
+    meta: dict[str, Any] = {"levels": lv.tolist(), "n_runs": {k: int(v) for k, v in counts.items()}, "seed": int(seed),
+                            "torque_noise": torque_noise, "sigma_q": np.asarray(sigma_q, dtype=float).tolist(),
+                            "sigma_qd": np.asarray(sigma_qd, dtype=float).tolist(),
+                            "pipeline": None if pipeline is None else asdict(pipeline)}
+    if keep_params:
+        meta["estimates"] = estimates
     return ResultTable(rows, meta)
 
 
 def summarize(
     table: ResultTable,
     by: Sequence[str] = ("method", "level"),
-    values: Sequence[str] = ("delta_beta", "delta_tau", "agreement", "time_s", "iterations"),
+    values: Sequence[str] = ("delta_beta", "delta_beta_ess", "scaled_error", "prior_sigma_error", "delta_tau",
+                             "agreement", "time_s", "iterations"),
 ) -> ResultTable:
     """One row per group (default: per method and noise level) with mean and standard deviation.
 
@@ -1308,8 +1960,9 @@ def summarize(
 class Study:
     """Everything that defines a benchmark: robots, parameters and the two clean experiments.
 
-    Built by :func:`make_study`; the same call (same settings, same seed) gives the same
-    study on any machine, so a notebook can recompute part of a stored benchmark.
+    Built by :func:`make_study` (or :func:`benchmark_study` for the book's); the same call
+    gives the same study on any machine when its excitations are stored ones, so a notebook can
+    recompute part of a stored benchmark.
 
     Attributes
     ----------
@@ -1325,7 +1978,22 @@ class Study:
     excitation, validation_excitation : FourierTrajectory
         The trajectories.
     settings : dict
-        The arguments of :func:`make_study`.
+        The arguments of :func:`make_study` and the excitation's condition number.
+    essential : numpy.ndarray of bool, shape (r,)
+        The essential parameters: relative standard deviation of weighted least squares
+        below ``essential_threshold`` % at the torque noise ``essential_level`` (exact
+        motion, the true noise levels; :func:`~robidlib.validation.essential_parameters`).
+    column_scale : numpy.ndarray, shape (r,)
+        RMS of each column of the clean identification regressor with the rows of joint ``j``
+        divided by the RMS torque of joint ``j`` (the weights of
+        :func:`~robidlib.validation.scaled_parameter_error`): each parameter counts by the
+        *relative* torque it explains on each joint, as in ``delta_tau``, whatever the units
+        (N for the prismatic joints, N m for the revolute ones).
+    wls_std : numpy.ndarray, shape (r,)
+        The standard deviations of that weighted least-squares estimate.
+    pipeline : MeasurementPipeline or None
+        How the regressor-based methods get the motion in :meth:`problem` and
+        :meth:`monte_carlo`.
     """
 
     cad: Any
@@ -1339,16 +2007,58 @@ class Study:
     excitation: Any
     validation_excitation: Any
     settings: dict
+    essential: np.ndarray
+    column_scale: np.ndarray
+    wls_std: np.ndarray
+    pipeline: MeasurementPipeline | None = None
 
-    def problem(self, level: float, rng: np.random.Generator | int, **noise: Any) -> IdentificationProblem:
-        """An identification problem with noisy training data (see :func:`add_measurement_noise`)."""
+    def problem(self, level: float, rng: np.random.Generator | int, *, exact_motion: bool = False,
+                **noise: Any) -> IdentificationProblem:
+        """An identification problem with noisy training data (see :func:`add_measurement_noise`).
+
+        ``exact_motion=True`` gives the regressor-based methods the exact motion instead of the
+        study's pipeline.
+        """
+        if not isinstance(exact_motion, (bool, np.bool_)):
+            raise TypeError(f"exact_motion must be True or False, got {exact_motion!r}")
         data = add_measurement_noise(self.train, level, rng, **noise)
-        return IdentificationProblem(self.real, self.base, data, self.prior, prior_std=self.prior_std)
+        return IdentificationProblem(self.real, self.base, data, self.prior, prior_std=self.prior_std,
+                                     pipeline=None if exact_motion else self.pipeline)
+
+    def compare(self, problem: IdentificationProblem, methods: Any = None, **kwargs: Any) -> ResultTable:
+        """:func:`compare_methods` on the study's validation data, truth, essential parameters and scales."""
+        return compare_methods(problem, self.validation, self.truth, methods, essential=self.essential,
+                               column_scale=self.column_scale, **kwargs)
 
     def monte_carlo(self, levels: Sequence[float], n_runs: Any, seed: int, **kwargs: Any) -> ResultTable:
         """:func:`monte_carlo` on this study (validation on the clean validation experiment)."""
+        kwargs.setdefault("pipeline", self.pipeline)
+        kwargs.setdefault("essential", self.essential)
+        kwargs.setdefault("column_scale", self.column_scale)
         return monte_carlo(self.real, self.base, self.train, levels, n_runs, seed, prior=self.prior,
                            truth=self.truth, prior_std=self.prior_std, validation=self.validation, **kwargs)
+
+
+def _given_excitation(value: Any, cad: Any, frequency: float, n_harmonics: int, which: str) -> Any:
+    """A stored excitation (by name) or a FourierTrajectory, checked against the study's settings."""
+    from .trajectories import FourierTrajectory, load_excitation
+
+    if isinstance(value, str):
+        value, meta = load_excitation(value)
+        robot = dict(meta.get("recipe", {})).get("robot")
+        if robot is not None and robot != cad.name:
+            raise ValueError(f"the stored {which} was made for the robot {robot!r}, not {cad.name!r}")
+    if not isinstance(value, FourierTrajectory):
+        raise TypeError(f"{which} must be a FourierTrajectory or the name of a stored excitation, "
+                        f"got {type(value).__name__}")
+    if value.n_joints != cad.n:
+        raise ValueError(f"{which} has {value.n_joints} joints but the robot has {cad.n}")
+    if not np.isclose(value.wf, 2 * np.pi * frequency, rtol=1e-9) or value.a.shape[1] != n_harmonics:
+        raise ValueError(
+            f"{which} has base frequency {value.wf / (2 * np.pi):.6g} Hz and {value.a.shape[1]} harmonics; the "
+            f"study's settings say {frequency:g} Hz and {n_harmonics}: pass the matching frequency and harmonics"
+        )
+    return value
 
 
 def make_study(
@@ -1365,6 +2075,11 @@ def make_study(
     validation_harmonics: int = 4,
     validation_optimize: int = 10,
     errors: Mapping[str, float] | None = None,
+    excitation: Any = None,
+    validation_excitation: Any = None,
+    pipeline: MeasurementPipeline | None = MeasurementPipeline(),
+    essential_level: float = 0.01,
+    essential_threshold: float = 10.0,
 ) -> Study:
     """Build a benchmark study of a robot: a perturbed "real" robot, excitations, clean data.
 
@@ -1372,17 +2087,25 @@ def make_study(
     2. base parameters of the CAD model (``base_parameters(cad, rng=0)``), truth
        ``base.beta(real.params)``, prior ``base.beta(cad.params)``, and prior standard
        deviations :func:`prior_std` from 200 more perturbations of the same sizes;
-    3. identification excitation: a random Fourier series
-       (:func:`robidlib.trajectories.random_fourier` with ``fill=0.9``, base frequency
-       ``frequency`` Hz, ``n_harmonics``) improved by ``optimize`` SLSQP iterations of
-       :func:`robidlib.trajectories.optimize_excitation` (condition number of the
+    3. identification excitation: ``excitation`` when given (a FourierTrajectory, or the name
+       of one stored with :func:`robidlib.trajectories.save_excitation`), otherwise a random
+       Fourier series (:func:`robidlib.trajectories.random_fourier` with ``fill=0.9``, base
+       frequency ``frequency`` Hz, ``n_harmonics``) improved by ``optimize`` SLSQP iterations
+       of :func:`robidlib.trajectories.optimize_excitation` (condition number of the
        column-equilibrated base regressor, joint limits as constraints; 0 keeps the random
-       series);
-    4. validation excitation: another random Fourier series, with other frequencies and
-       harmonics, improved by ``validation_optimize`` iterations (a validation motion should
-       be as rich as the identification one, otherwise it tests little);
+       series).  A truncated SLSQP run ends at slightly different coefficients on another
+       machine or BLAS kernel, so a study whose numbers must be reproduced loads stored
+       excitations (:func:`benchmark_study`);
+    4. validation excitation: likewise (``validation_excitation``, or another random series,
+       with other frequencies and harmonics, improved by ``validation_optimize`` iterations: a
+       validation motion should be as rich as the identification one);
     5. clean experiments sampled at ``fs`` for ``duration`` and ``validation_duration`` s
-       (endpoints included).
+       (endpoints included);
+    6. the essential parameters, the column scales and the WLS standard deviations of
+       :class:`Study`.
+
+    The random numbers are drawn in the same order whether or not the excitations are given,
+    so a study with stored excitations has the same robot and prior as the one that made them.
 
     Parameters
     ----------
@@ -1398,6 +2121,13 @@ def make_study(
     errors : mapping, optional
         Sizes of the link errors for :func:`perturb_robot` (``mass``, ``com``, ``inertia``,
         ``angle``).
+    excitation, validation_excitation : FourierTrajectory or str, optional
+        Given (or stored, by name) excitations; they must match the frequency and harmonics
+        settings.
+    pipeline : MeasurementPipeline or None, default MeasurementPipeline()
+        The study's measurement pipeline (``None``: the exact motion).
+    essential_level, essential_threshold : float
+        Noise level and relative standard deviation (%) that define the essential parameters.
 
     Returns
     -------
@@ -1406,18 +2136,23 @@ def make_study(
     Raises
     ------
     ValueError
-        On non-positive durations, rates, frequencies or counts.
+        On non-positive durations, rates, frequencies or counts, or given excitations that do
+        not match the settings or the robot.
+    TypeError
+        On arguments of the wrong type.
 
     Examples
     --------
     >>> from robidlib.models import planar_2r
     >>> st = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_duration=1.0,
     ...                 validation_optimize=0)
-    >>> st.train.t.size, st.validation.t.size, st.truth.shape
-    (201, 101, (6,))
+    >>> st.train.t.size, st.validation.t.size, st.truth.shape, int(st.essential.sum())
+    (201, 101, (6,), 5)
     """
     from .base import base_parameters
+    from .regressor import regressor, stack
     from .trajectories import excitation_cond, optimize_excitation, random_fourier
+    from .validation import essential_parameters
 
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, got {type(seed).__name__}")
@@ -1430,29 +2165,134 @@ def make_study(
     for name, value in (("optimize", optimize), ("validation_optimize", validation_optimize)):
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
             raise ValueError(f"{name} must be a non-negative integer (SLSQP iterations), got {value!r}")
+    if pipeline is not None and not isinstance(pipeline, MeasurementPipeline):
+        raise TypeError(f"pipeline must be a MeasurementPipeline or None, got {type(pipeline).__name__}")
+    lv_ess = check_positive("essential_level", essential_level)
     errors = dict(errors or {})
     settings = {"seed": int(seed), "duration": float(duration), "fs": float(fs), "frequency": float(frequency),
                 "n_harmonics": int(n_harmonics), "optimize": int(optimize),
                 "validation_duration": float(validation_duration),
                 "validation_frequency": float(validation_frequency),
                 "validation_harmonics": int(validation_harmonics), "validation_optimize": int(validation_optimize),
-                "errors": errors, "robot": cad.name}
+                "errors": errors, "robot": cad.name,
+                "excitation": excitation if isinstance(excitation, str) else ("given" if excitation is not None
+                                                                              else "optimised"),
+                "validation_excitation": (validation_excitation if isinstance(validation_excitation, str)
+                                          else ("given" if validation_excitation is not None else "optimised")),
+                "pipeline": None if pipeline is None else asdict(pipeline),
+                "essential_level": lv_ess, "essential_threshold": float(essential_threshold)}
     gen = np.random.default_rng(seed)
     real = perturb_robot(cad, gen, **errors)
     base = base_parameters(cad, rng=0)
     sd = prior_std(cad, base, gen, 200, **errors)
     t = np.arange(int(round(duration * fs)) + 1) / fs
+    # the random starting points are always drawn, so that the stream does not depend on what is given
     best = random_fourier(cad, 2 * np.pi * frequency, int(n_harmonics), gen, fill=0.9)
-    if optimize > 0:
+    if excitation is not None:
+        best = _given_excitation(excitation, cad, frequency, int(n_harmonics), "excitation")
+    elif optimize > 0:
         best = optimize_excitation(cad, best, base=base, maxiter=int(optimize), rng=gen).trajectory
     best_cond = excitation_cond(cad, best.evaluate(np.arange(0.0, best.period, 0.05)), base)
     val = random_fourier(cad, 2 * np.pi * validation_frequency, int(validation_harmonics), gen, fill=0.9)
-    if validation_optimize > 0:
+    if validation_excitation is not None:
+        val = _given_excitation(validation_excitation, cad, validation_frequency, int(validation_harmonics),
+                                   "validation_excitation")
+    elif validation_optimize > 0:
         val = optimize_excitation(cad, val, base=base, maxiter=int(validation_optimize), rng=gen).trajectory
     tv = np.arange(int(round(validation_duration * fs)) + 1) / fs
     settings["excitation_cond"] = best_cond
+    train = clean_experiment(real, best.evaluate(t))
+    truth = base.beta(real.params)
+    W0, _ = stack(base.reduce(regressor(real, train.q, train.qd, train.qdd)), train.tau_true)
+    rms = np.sqrt(np.mean(train.tau_true**2, axis=0))
+    Wn = W0 * np.tile(1.0 / rms, t.size)[:, None]          # rows of joint j in units of its RMS torque
+    D = np.sqrt(np.mean(Wn**2, axis=0))
+    Ww = Wn / lv_ess                                       # whitened: noise lv_ess * rms_j on joint j
+    _, sv, Vt = np.linalg.svd(Ww, full_matrices=False)
+    wls_std = np.sqrt(np.sum((Vt.T / sv) ** 2, axis=1))
     return Study(
-        cad=cad, real=real, base=base, truth=base.beta(real.params), prior=base.beta(cad.params), prior_std=sd,
-        train=clean_experiment(real, best.evaluate(t)), validation=clean_experiment(real, val.evaluate(tv)),
+        cad=cad, real=real, base=base, truth=truth, prior=base.beta(cad.params), prior_std=sd,
+        train=train, validation=clean_experiment(real, val.evaluate(tv)),
         excitation=best, validation_excitation=val, settings=settings,
+        essential=essential_parameters(truth, wls_std, essential_threshold),
+        column_scale=np.where(D > 0, D, 1.0), wls_std=wls_std, pipeline=pipeline,
     )
+
+
+#: Names of the stored excitations of the book's benchmark (identification, validation).
+BENCHMARK_EXCITATIONS = ("redundant_5dof_identification", "redundant_5dof_validation")
+#: The stored benchmark table (written by ``benchmarks/bench_methods.py``).
+BENCHMARK_FILE = Path(__file__).resolve().parent / "data" / "bench_methods.json"
+
+
+def benchmark_study(cad: Any) -> Study:
+    """The study of the book's benchmark: the 5-DOF arm, seed 2024, stored excitations.
+
+    ``make_study(cad, seed=2024, excitation=..., validation_excitation=...)`` with the
+    excitations stored in robidlib's package data (:data:`BENCHMARK_EXCITATIONS`, made by
+    ``make_study(redundant_5dof(), seed=2024)``, which optimises them: their recipe is stored
+    with them).  The same on every machine.  The robot is passed in (``robidlib.models`` is a
+    higher layer than this module).
+
+    Parameters
+    ----------
+    cad : SerialRobot
+        The CAD model of the benchmark, ``robidlib.models.redundant_5dof()``.
+
+    Returns
+    -------
+    Study
+
+    Raises
+    ------
+    ValueError
+        If ``cad`` is not the robot the stored excitations were made for.
+
+    Examples
+    --------
+    >>> from robidlib.models import redundant_5dof
+    >>> st = benchmark_study(redundant_5dof())
+    >>> st.base.rank, st.settings["excitation"], bool(st.settings["excitation_cond"] < 5)
+    (20, 'redundant_5dof_identification', True)
+    """
+    return make_study(cad, seed=2024, excitation=BENCHMARK_EXCITATIONS[0],
+                      validation_excitation=BENCHMARK_EXCITATIONS[1])
+
+
+def load_benchmark(path: Any = None) -> ResultTable:
+    """The stored benchmark of the book (chapter 9), shipped as robidlib package data.
+
+    Written by ``benchmarks/bench_methods.py`` (``make bench``): a seeded Monte Carlo of every
+    method of :data:`METHODS` on :func:`benchmark_study` ``(redundant_5dof())``.  One row per axis, noise level,
+    position noise, run and method (columns of :func:`compare_methods` plus ``axis``,
+    ``level``, ``sigma_q`` and ``run``); ``meta`` holds the settings, the truth, the prior,
+    the essential parameters, per-parameter statistics of the estimates
+    (``meta["param_stats"]``), the machine, the BLAS threads and the run time.
+
+    Parameters
+    ----------
+    path : path-like, optional
+        Another file written by the benchmark script (default: the package data).
+
+    Returns
+    -------
+    ResultTable
+
+    Raises
+    ------
+    ValueError
+        If the file does not exist or is not a benchmark table.
+
+    Examples
+    --------
+    >>> bench = load_benchmark()
+    >>> bench.meta["benchmark"], sorted(set(bench.column("axis")))[:1]
+    ('bench_methods', ['homoscedastic'])
+    """
+    f = BENCHMARK_FILE if path is None else Path(path)
+    if not f.is_file():
+        raise ValueError(f"no benchmark table at {f}: run `make bench` (benchmarks/bench_methods.py) to write it")
+    table = ResultTable.from_json(f.read_text(encoding="utf-8"))
+    if table.meta.get("benchmark") != "bench_methods":
+        raise ValueError(f"{f} is not a table written by benchmarks/bench_methods.py")
+    return table

@@ -17,6 +17,10 @@ positions, velocities and accelerations as ``(N, n)`` arrays (GUIDE); it unpacks
 * :func:`excitation_cond` / :func:`optimize_excitation` -- the condition number of the
   base regressor along a trajectory, and its minimisation over the Fourier coefficients
   under joint limits (:cite:`swevers1997`), returning an :class:`ExcitationResult`.
+* :class:`PolynomialTrajectory`, :func:`polynomial_basis`, :func:`random_polynomial`,
+  :func:`optimize_polynomial_excitation` -- the design of Urrea and Pascal :cite:`urrea2017`:
+  a polynomial per joint over one window (fifth degree in the paper, eq. 39), optional
+  fixed sinusoids, the coefficients optimised with the same linear-constraint SLSQP.
 * :func:`save_excitation` / :func:`load_excitation` / :func:`stored_excitations` -- optimised
   excitations stored as package data (``robidlib/data/excitations``), so that chapters and
   benchmarks load them instead of re-running a truncated optimisation whose last digits
@@ -54,6 +58,10 @@ __all__ = [
     "save_excitation",
     "load_excitation",
     "stored_excitations",
+    "PolynomialTrajectory",
+    "polynomial_basis",
+    "random_polynomial",
+    "optimize_polynomial_excitation",
 ]
 
 ArrayLike = Any
@@ -1016,13 +1024,13 @@ def _flag(name: str, value: Any) -> bool:
 
 @dataclass(frozen=True, eq=False)
 class ExcitationResult:
-    """Result of :func:`optimize_excitation`.
+    """Result of :func:`optimize_excitation` or :func:`optimize_polynomial_excitation`.
 
     Attributes
     ----------
-    trajectory : FourierTrajectory
+    trajectory : FourierTrajectory or PolynomialTrajectory
         The optimised trajectory (within the limits on the evaluation grid).
-    initial : FourierTrajectory
+    initial : FourierTrajectory or PolynomialTrajectory
         The initial guess that was given.
     cond_initial, cond : float
         Condition number of the (scaled) base regressor of the initial guess and of the
@@ -1052,8 +1060,8 @@ class ExcitationResult:
         needed), ``limits`` (the limits used).
     """
 
-    trajectory: FourierTrajectory
-    initial: FourierTrajectory
+    trajectory: Any
+    initial: Any
     cond_initial: float
     cond: float
     history: np.ndarray
@@ -1073,10 +1081,13 @@ class ExcitationResult:
         return self.cond_initial / self.cond
 
     def __repr__(self) -> str:
+        traj = self.trajectory
+        family = (f"{traj.n_harmonics} harmonics" if isinstance(traj, FourierTrajectory)
+                  else f"degree {traj.degree} polynomial")
         return (
             f"ExcitationResult(cond {self.cond_initial:.4g} -> {self.cond:.4g} "
-            f"(x{self.improvement:.3g}), {self.trajectory.n_joints} joints, "
-            f"{self.trajectory.n_harmonics} harmonics, start {self.best_start} of "
+            f"(x{self.improvement:.3g}), {self.trajectory.n_joints} joints, {family}, "
+            f"start {self.best_start} of "
             f"{len(self.start_conds)}, success={self.success})"
         )
 
@@ -1335,12 +1346,20 @@ def _excitation_path(name: str, directory: Any) -> Path:
     return Path(EXCITATION_DIR if directory is None else directory) / f"{name}.json"
 
 
-def save_excitation(trajectory: FourierTrajectory, name: str, *, meta: dict | None = None, directory: Any = None) -> Path:
-    """Store a Fourier excitation as JSON (coefficients, plus what made it) and return the path.
+def _fourier_doc(traj: FourierTrajectory) -> dict:
+    return {"wf": float(traj.wf), "a": traj.a.tolist(), "b": traj.b.tolist(), "q0": traj.q0.tolist()}
+
+
+def _fourier_from(doc: dict) -> FourierTrajectory:
+    return FourierTrajectory(wf=doc["wf"], a=doc["a"], b=doc["b"], q0=doc["q0"])
+
+
+def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, directory: Any = None) -> Path:
+    """Store an excitation as JSON (coefficients, plus what made it) and return the path.
 
     Parameters
     ----------
-    trajectory : FourierTrajectory
+    trajectory : FourierTrajectory or PolynomialTrajectory
         The trajectory to store.
     name : str
         File stem (lower-case letters, digits, ``_``, ``-``).
@@ -1357,26 +1376,27 @@ def save_excitation(trajectory: FourierTrajectory, name: str, *, meta: dict | No
     Raises
     ------
     TypeError
-        If ``trajectory`` is not a :class:`FourierTrajectory` or ``meta`` not a dict.
+        If ``trajectory`` is neither a :class:`FourierTrajectory` nor a
+        :class:`PolynomialTrajectory`, or ``meta`` not a dict.
     ValueError
         If ``name`` is not a valid file stem or ``meta`` is not JSON-serialisable.
     """
     import json
 
-    if not isinstance(trajectory, FourierTrajectory):
-        raise TypeError(f"trajectory must be a FourierTrajectory, got {type(trajectory).__name__}")
+    if isinstance(trajectory, FourierTrajectory):
+        doc = {"format": "robidlib-fourier-excitation/1", "name": name, **_fourier_doc(trajectory)}
+    elif isinstance(trajectory, PolynomialTrajectory):
+        per = trajectory.periodic
+        doc = {"format": "robidlib-polynomial-excitation/1", "name": name, "T": float(trajectory.T),
+               "c": trajectory.c.tolist(), "periodic": None if per is None else _fourier_doc(per)}
+    else:
+        raise TypeError(
+            f"trajectory must be a FourierTrajectory or a PolynomialTrajectory, got {type(trajectory).__name__}"
+        )
     if meta is not None and not isinstance(meta, dict):
         raise TypeError(f"meta must be a dict, got {type(meta).__name__}")
     path = _excitation_path(name, directory)
-    doc = {
-        "format": "robidlib-fourier-excitation/1",
-        "name": name,
-        "wf": float(trajectory.wf),
-        "a": trajectory.a.tolist(),
-        "b": trajectory.b.tolist(),
-        "q0": trajectory.q0.tolist(),
-        "meta": meta or {},
-    }
+    doc["meta"] = meta or {}
     try:
         text = json.dumps(doc, indent=1, allow_nan=False)
     except (TypeError, ValueError) as exc:
@@ -1386,8 +1406,8 @@ def save_excitation(trajectory: FourierTrajectory, name: str, *, meta: dict | No
     return path
 
 
-def load_excitation(name: str, *, directory: Any = None) -> tuple[FourierTrajectory, dict]:
-    """Load a stored Fourier excitation: ``(trajectory, meta)``.
+def load_excitation(name: str, *, directory: Any = None) -> tuple[Any, dict]:
+    """Load a stored excitation: ``(trajectory, meta)``.
 
     Parameters
     ----------
@@ -1398,7 +1418,7 @@ def load_excitation(name: str, *, directory: Any = None) -> tuple[FourierTraject
 
     Returns
     -------
-    (FourierTrajectory, dict)
+    (FourierTrajectory or PolynomialTrajectory, dict)
         The trajectory and the description stored with it (recipe, robot, condition number).
 
     Raises
@@ -1425,9 +1445,14 @@ def load_excitation(name: str, *, directory: Any = None) -> tuple[FourierTraject
         raise ValueError(f"no stored excitation {name!r} in {path.parent}; stored: {stored_excitations(directory=directory)}")
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
-        if doc.get("format") != "robidlib-fourier-excitation/1":
+        fmt = doc.get("format")
+        if fmt == "robidlib-fourier-excitation/1":
+            traj = _fourier_from(doc)
+        elif fmt == "robidlib-polynomial-excitation/1":
+            per = None if doc["periodic"] is None else _fourier_from(doc["periodic"])
+            traj = PolynomialTrajectory(doc["T"], doc["c"], per)
+        else:
             raise KeyError("format")
-        traj = FourierTrajectory(wf=doc["wf"], a=doc["a"], b=doc["b"], q0=doc["q0"])
     except (KeyError, TypeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path} is not a stored robidlib excitation ({exc})") from None
     return traj, dict(doc.get("meta", {}))
@@ -1445,3 +1470,509 @@ def stored_excitations(*, directory: Any = None) -> list[str]:
     """
     d = Path(EXCITATION_DIR if directory is None else directory)
     return sorted(p.stem for p in d.glob("*.json")) if d.is_dir() else []
+
+
+# --- polynomial excitation (Urrea and Pascal 2017, eq. 39) ----------------------------------
+@dataclass(frozen=True, eq=False)
+class PolynomialTrajectory:
+    """A polynomial per joint over one window ``[0, T]``, plus an optional Fourier part.
+
+    The excitation design of Urrea and Pascal :cite:`urrea2017` (their eq. 39) drives each
+    revolute joint with a fifth-degree polynomial ``q_i(t) = a_0i + a_1i t + ... + a_5i t^5``
+    and the prismatic joints with sinusoids. This class holds both: joint ``i`` moves as::
+
+        q_i(t) = sum_k c_ik (t / T)^k  +  periodic_i(t)
+
+    The coefficients ``c`` are those of the normalised time ``s = t / T`` in ``[0, 1]`` (all
+    in rad or m, so an optimiser sees them on one scale); :meth:`monomials` gives the
+    paper's ``a_ki = c_ik / T^k``. ``periodic`` is a :class:`FourierTrajectory` (for the
+    sinusoids of the prismatic joints; zero coefficients elsewhere) or ``None``.
+
+    Unlike a Fourier series the motion is not periodic: ``q(T) != q(0)`` in general, so the
+    window cannot be repeated without a jump, and its spectrum is not band-limited.
+
+    Parameters
+    ----------
+    T : float
+        Duration of the window in s, ``> 0``.
+    c : array_like, shape (n, d + 1)
+        Coefficients of ``s^0 .. s^d`` per joint (``d >= 1``).
+    periodic : FourierTrajectory, optional
+        Added periodic motion with ``n`` joints.
+
+    Raises
+    ------
+    ValueError
+        On non-finite values, ``T <= 0``, a degree below 1 or a ``periodic`` part with
+        another joint count.
+    TypeError
+        If ``periodic`` is not a :class:`FourierTrajectory`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.trajectories import PolynomialTrajectory
+    >>> pt = PolynomialTrajectory(2.0, c=[[0.0, 1.0, 0.0, 0.0, 0.0, 0.0]])   # q = t / 2
+    >>> q, qd, qdd = pt.evaluate([0.0, 1.0, 2.0])
+    >>> q[:, 0].tolist(), qd[:, 0].tolist()
+    ([0.0, 0.5, 1.0], [0.5, 0.5, 0.5])
+    >>> pt.monomials()[0, :2].tolist()                # a_0, a_1 of q = a_0 + a_1 t + ...
+    [0.0, 0.5]
+    """
+
+    T: float
+    c: np.ndarray
+    periodic: FourierTrajectory | None = None
+
+    def __post_init__(self) -> None:
+        T = check_positive("T", self.T)
+        c = as_array("c", self.c, ndim=2)
+        if c.shape[0] == 0 or c.shape[1] < 2:
+            raise ValueError(f"c must have shape (n, d + 1) with n >= 1 and degree d >= 1, got {c.shape}")
+        if self.periodic is not None:
+            if not isinstance(self.periodic, FourierTrajectory):
+                raise TypeError(f"periodic must be a FourierTrajectory or None, got {type(self.periodic).__name__}")
+            if self.periodic.n_joints != c.shape[0]:
+                raise ValueError(
+                    f"periodic must have {c.shape[0]} joints (the rows of c), got {self.periodic.n_joints}"
+                )
+        object.__setattr__(self, "T", T)
+        object.__setattr__(self, "c", c)
+
+    @property
+    def n_joints(self) -> int:
+        """Number of joints ``n``."""
+        return int(self.c.shape[0])
+
+    @property
+    def degree(self) -> int:
+        """Polynomial degree ``d``."""
+        return int(self.c.shape[1] - 1)
+
+    @property
+    def n_params(self) -> int:
+        """Length of the packed vector, ``n (d + 1)``."""
+        return int(self.c.size)
+
+    @property
+    def period(self) -> float:
+        """Length of the window ``T`` in s (the motion is not periodic)."""
+        return self.T
+
+    def pack(self) -> np.ndarray:
+        """Parameter vector ``c.ravel()`` (joint by joint)."""
+        return self.c.ravel().copy()
+
+    def with_coefficients(self, x: ArrayLike) -> "PolynomialTrajectory":
+        """The same window and periodic part with the packed coefficients ``x``."""
+        x = as_array("x", x, ndim=1)
+        if x.shape[0] != self.n_params:
+            raise ValueError(f"x must have length n (d + 1) = {self.n_params}, got {x.shape[0]}")
+        return PolynomialTrajectory(self.T, x.reshape(self.c.shape), self.periodic)
+
+    def monomials(self) -> np.ndarray:
+        """Coefficients ``a_ki`` of ``q_i = sum_k a_ki t^k`` (time in s), shape ``(n, d + 1)``."""
+        return self.c / self.T ** np.arange(self.degree + 1)
+
+    def evaluate(self, t: ArrayLike) -> Trajectory:
+        """Positions, velocities and accelerations at times ``t`` in ``[0, T]``."""
+        t = _time(t)
+        tol = 1e-9 * self.T
+        if np.any(t < -tol) or np.any(t > self.T + tol):
+            raise ValueError(f"t must lie in [0, T] = [0, {self.T:g}] s, got range {t.min():g} .. {t.max():g} s")
+        Bq, Bqd, Bqdd = polynomial_basis(t, self.T, self.n_joints, self.degree)
+        x = self.pack()
+        q, qd, qdd = ((B @ x).reshape(-1, self.n_joints) for B in (Bq, Bqd, Bqdd))
+        if self.periodic is not None:
+            p = self.periodic.evaluate(t)
+            q, qd, qdd = q + p.q, qd + p.qd, qdd + p.qdd
+        return Trajectory(t, q, qd, qdd)
+
+
+def polynomial_basis(
+    t: ArrayLike, T: float, n_joints: int, degree: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Matrices of the linear map from packed polynomial coefficients to ``q, qd, qdd``.
+
+    With ``x = PolynomialTrajectory.pack()`` (no periodic part) and the GUIDE's sample-major
+    stacking, ``q.ravel() = Bq @ x`` and so on: joint limits on a time grid are linear
+    constraints on ``x``, as for :func:`fourier_basis`.
+
+    Parameters
+    ----------
+    t : array_like, shape (N,)
+        Sample times in s.
+    T : float
+        Window length in s (the normalised time is ``s = t / T``).
+    n_joints : int
+    degree : int
+        Polynomial degree ``d >= 1``.
+
+    Returns
+    -------
+    tuple of numpy.ndarray, each shape (N n, n (d + 1))
+        ``Bq, Bqd, Bqdd``.
+
+    Raises
+    ------
+    ValueError
+        On non-finite ``t``, ``T <= 0`` or counts below 1.
+
+    Examples
+    --------
+    >>> from robidlib.trajectories import polynomial_basis
+    >>> Bq, Bqd, Bqdd = polynomial_basis([0.0, 1.0], 2.0, n_joints=1, degree=2)
+    >>> Bq.tolist(), Bqd.tolist(), Bqdd.tolist()
+    ([[1.0, 0.0, 0.0], [1.0, 0.5, 0.25]], [[0.0, 0.5, 0.0], [0.0, 0.5, 0.5]], [[0.0, 0.0, 0.5], [0.0, 0.0, 0.5]])
+    """
+    t = _time(t)
+    T = check_positive("T", T)
+    n = _check_count("n_joints", n_joints)
+    d = _check_count("degree", degree)
+    s = t / T
+    k = np.arange(d + 1)
+    P = s[:, None] ** k
+    dP = np.zeros_like(P)
+    dP[:, 1:] = k[1:] * s[:, None] ** (k[1:] - 1) / T
+    ddP = np.zeros_like(P)
+    if d >= 2:
+        ddP[:, 2:] = k[2:] * (k[2:] - 1) * s[:, None] ** (k[2:] - 2) / T**2
+    eye = np.eye(n)
+    # row (sample m, joint i), column (joint j, power k): nonzero only for j == i
+    return tuple(np.einsum("ij,mk->mijk", eye, B).reshape(t.shape[0] * n, n * (d + 1)) for B in (P, dP, ddP))
+
+
+def _free_joints(free: Any, n: int) -> np.ndarray:
+    if free is None:
+        return np.arange(n)
+    idx = np.asarray(free)
+    if idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer):
+        raise ValueError(f"free must be a non-empty sequence of joint indices (ints), got {free!r}")
+    if np.any(idx < 0) or np.any(idx >= n) or len(set(idx.tolist())) != idx.size:
+        raise ValueError(f"free must hold distinct joint indices in 0..{n - 1}, got {idx.tolist()}")
+    return np.sort(idx)
+
+
+def _poly_scale(off: np.ndarray, dq: np.ndarray, dqd: np.ndarray, dqdd: np.ndarray,
+                lim: dict[str, np.ndarray], N: int) -> float:
+    """Largest ``s >= 0`` with ``off + s dq`` (and ``s dqd``, ``s dqdd`` plus the fixed parts in
+    ``off``) inside ``lim``; the arrays are stacked sample-major like the basis rows."""
+    tile = lambda v: np.tile(v, N)  # noqa: E731
+    lo, hi = tile(lim["q_min"]), tile(lim["q_max"])
+    q0, qd0, qdd0 = off
+    if np.any(q0 < lo) or np.any(q0 > hi) or np.any(np.abs(qd0) > tile(lim["qd_max"])) \
+            or np.any(np.abs(qdd0) > tile(lim["qdd_max"])):
+        return 0.0
+    bounds = [np.inf]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for base_, d, lo_, hi_ in ((q0, dq, lo, hi), (qd0, dqd, -tile(lim["qd_max"]), tile(lim["qd_max"])),
+                                   (qdd0, dqdd, -tile(lim["qdd_max"]), tile(lim["qdd_max"]))):
+            up, down = d > 0, d < 0
+            bounds += list((hi_ - base_)[up] / d[up]) + list((lo_ - base_)[down] / d[down])
+    return float(max(0.0, min(bounds)))
+
+
+def random_polynomial(
+    robot: Any,
+    T: float,
+    rng: np.random.Generator | int,
+    *,
+    degree: int = 5,
+    free: Sequence[int] | None = None,
+    periodic: FourierTrajectory | None = None,
+    q_min: ArrayLike | None = None,
+    q_max: ArrayLike | None = None,
+    qd_max: ArrayLike | None = None,
+    qdd_max: ArrayLike | None = None,
+    fill: float = 0.8,
+    n_grid: int = 200,
+) -> PolynomialTrajectory:
+    """A random :class:`PolynomialTrajectory` that fits the joint limits.
+
+    The joints in ``free`` get coefficients ``c_ik`` (``k >= 1``) drawn uniformly in
+    ``[-1, 1]`` about the centre of their position range (``c_i0``), scaled by ``fill`` times
+    the largest factor that keeps every limit on ``n_grid`` samples of ``[0, T]``; the other
+    joints keep a zero polynomial and move with ``periodic`` only. Seeded starts of
+    :func:`optimize_polynomial_excitation`.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+    T : float
+        Window length in s.
+    rng : numpy.random.Generator or int
+    degree : int, default 5
+    free : sequence of int, optional
+        Joints that get a polynomial (default all).
+    periodic : FourierTrajectory, optional
+        Fixed periodic motion added to every joint (the prismatic sinusoids of the paper).
+    q_min, q_max, qd_max, qdd_max : float or array_like, optional
+        Limits overriding the robot's.
+    fill : float, default 0.8
+        Fraction of the tightest limit used, in (0, 1].
+    n_grid : int, default 200
+
+    Returns
+    -------
+    PolynomialTrajectory
+
+    Raises
+    ------
+    ValueError
+        Invalid limits, ``fill`` outside (0, 1], bad ``free``, or a ``periodic`` part that
+        alone violates the limits.
+    TypeError
+        Bad ``robot`` or ``rng``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.robot import SerialRobot
+    >>> from robidlib.trajectories import random_polynomial, limit_margins
+    >>> arm = SerialRobot.from_dh("RR", a=[0.0, 0.3], alpha=[0.0, 0.0], d=[0.0, 0.0])
+    >>> pt = random_polynomial(arm, T=5.0, rng=0, fill=0.5)
+    >>> traj = pt.evaluate(np.linspace(0.0, 5.0, 500))
+    >>> bool(np.all(limit_margins(traj, qd_max=arm.qd_limits, qdd_max=arm.qdd_limits) > 0))
+    True
+    """
+    n = _robot_n(robot)
+    T = check_positive("T", T)
+    d = _check_count("degree", degree)
+    gen = check_rng(rng)
+    fill = check_positive("fill", fill)
+    if fill > 1:
+        raise ValueError(f"fill must be in (0, 1] (a fraction of the tightest limit), got {fill}")
+    idx = _free_joints(free, n)
+    lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
+    K = _check_count("n_grid", n_grid)
+    t = np.linspace(0.0, T, K)
+    lo, hi = lim["q_min"], lim["q_max"]
+    with np.errstate(invalid="ignore"):
+        mid = np.where(np.isfinite(lo) & np.isfinite(hi), 0.5 * (lo + hi),
+                       np.where(np.isfinite(lo), lo + 1.0, np.where(np.isfinite(hi), hi - 1.0, 0.0)))
+    c = np.zeros((n, d + 1))
+    c[idx, 0] = mid[idx]
+    if periodic is not None:
+        c[idx, 0] -= periodic.q0[idx]
+    dc = np.zeros_like(c)
+    dc[idx, 1:] = gen.uniform(-1.0, 1.0, (idx.size, d))
+    Bq, Bqd, Bqdd = polynomial_basis(t, T, n, d)
+    fixed = [B @ c.ravel() for B in (Bq, Bqd, Bqdd)]
+    if periodic is not None:
+        p = periodic.evaluate(t)
+        fixed = [f + v.ravel() for f, v in zip(fixed, (p.q, p.qd, p.qdd))]
+    s = _poly_scale(fixed, Bq @ dc.ravel(), Bqd @ dc.ravel(), Bqdd @ dc.ravel(), lim, K)
+    if s == 0.0:
+        raise ValueError("the fixed part of the motion (periodic part, range centres) already violates the limits")
+    if not np.isfinite(s):
+        raise ValueError("every limit is infinite: give at least one finite limit to set the amplitude")
+    return PolynomialTrajectory(T, c + fill * s * dc, periodic)
+
+
+def optimize_polynomial_excitation(
+    robot: Any,
+    initial: PolynomialTrajectory,
+    *,
+    free: Sequence[int] | None = None,
+    q_min: ArrayLike | None = None,
+    q_max: ArrayLike | None = None,
+    qd_max: ArrayLike | None = None,
+    qdd_max: ArrayLike | None = None,
+    base: Any = None,
+    friction: bool = False,
+    scaling: str = "columns",
+    n_starts: int = 1,
+    rng: np.random.Generator | int | None = None,
+    n_grid: int = 60,
+    n_constraint: int = 100,
+    n_eval: int = 500,
+    margin: float = 0.02,
+    maxiter: int = 100,
+    ftol: float = 1e-6,
+) -> ExcitationResult:
+    """Minimise the condition number of the base regressor over polynomial coefficients.
+
+    The design of Urrea and Pascal :cite:`urrea2017` (their eq. 39): the coefficients of a
+    polynomial per joint in ``free`` (the revolute joints in the paper) are chosen to
+    minimise ``log cond`` of the (column-scaled) base regressor sampled on ``[0, T]``, while
+    the other joints keep ``initial``'s motion (the paper's fixed sinusoids on the prismatic
+    joints, held in ``initial.periodic``). As in :func:`optimize_excitation`, ``q, qd, qdd``
+    are linear in the coefficients, so the joint limits on a time grid are linear
+    constraints of SLSQP; ``n_grid`` samples for the objective, ``n_constraint`` for the
+    limits (tightened by ``margin``), ``n_eval`` for the reported numbers and the final
+    limit check, after which the non-constant coefficients are contracted if needed. With
+    ``n_starts > 1`` the further starts come from :func:`random_polynomial` with ``rng``.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+    initial : PolynomialTrajectory
+        Start; fixes ``T``, the degree and the periodic part. Must hold the limits.
+    free : sequence of int, optional
+        Joints whose coefficients are optimised (default all).
+    q_min, q_max, qd_max, qdd_max, base, friction, scaling, n_starts, rng, margin, maxiter, ftol
+        As in :func:`optimize_excitation`.
+    n_grid, n_constraint, n_eval : int, default 60, 100, 500
+        Samples of ``[0, T]`` (end points included) for objective, limits and evaluation.
+
+    Returns
+    -------
+    ExcitationResult
+        ``trajectory`` and ``initial`` are :class:`PolynomialTrajectory`; ``t_eval`` covers
+        ``[0, T]``.
+
+    Raises
+    ------
+    ValueError
+        If the start violates a limit or does not excite every base parameter, bad ``free``,
+        ``n_starts > 1`` without ``rng``, ``margin`` outside ``[0, 1)``.
+    TypeError
+        If ``initial`` is not a :class:`PolynomialTrajectory` or ``robot`` not a robot.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.robot import SerialRobot
+    >>> from robidlib.trajectories import optimize_polynomial_excitation, random_polynomial
+    >>> arm = SerialRobot.from_dh("RR", a=[0.0, 0.3], alpha=[0.0, 0.0], d=[0.0, 0.0],
+    ...                           gravity=[0.0, -9.81, 0.0])
+    >>> res = optimize_polynomial_excitation(arm, random_polynomial(arm, 5.0, rng=0), maxiter=20)
+    >>> bool(res.cond < res.cond_initial)
+    True
+    """
+    n = _robot_n(robot)
+    if not isinstance(initial, PolynomialTrajectory):
+        raise TypeError(f"initial must be a robidlib.trajectories.PolynomialTrajectory, got {type(initial).__name__}")
+    if initial.n_joints != n:
+        raise ValueError(f"initial must have {n} joints (the robot's), got {initial.n_joints}")
+    check_choice("scaling", scaling, ("columns", "none"))
+    friction = _flag("friction", friction)
+    n_starts = _check_count("n_starts", n_starts)
+    maxiter = _check_count("maxiter", maxiter)
+    ftol = check_positive("ftol", ftol)
+    margin = check_nonnegative("margin", margin)
+    if margin >= 1:
+        raise ValueError(f"margin must be in [0, 1) (a relative tightening of the limits), got {margin}")
+    if n_starts > 1 and rng is None:
+        raise ValueError(f"n_starts={n_starts} random starts need a seed: pass rng (an int or a Generator)")
+    gen = check_rng(rng) if n_starts > 1 else None
+    idx = _free_joints(free, n)
+    lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
+    base = _base_of(robot, base, friction)
+    T, d, per = initial.T, initial.degree, initial.periodic
+    K_obj, K_con, K_eval = (_check_count(k, v) for k, v in
+                            (("n_grid", n_grid), ("n_constraint", n_constraint), ("n_eval", n_eval)))
+    cols = (idx[:, None] * (d + 1) + np.arange(d + 1)).ravel()     # free entries of the packed c
+
+    def grid(K: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Basis restricted to the free coefficients, and the fixed part (others + periodic)."""
+        t = np.linspace(0.0, T, K)
+        B = polynomial_basis(t, T, n, d)
+        x_fixed = initial.pack()
+        x_fixed[cols] = 0.0
+        fixed = [Bk @ x_fixed for Bk in B]
+        if per is not None:
+            p = per.evaluate(t)
+            fixed = [f + v.ravel() for f, v in zip(fixed, (p.q, p.qd, p.qdd))]
+        return [Bk[:, cols] for Bk in B], fixed
+
+    def motion(z: np.ndarray, G: tuple) -> tuple[np.ndarray, ...]:
+        B, fixed = G
+        return tuple((Bk @ z + f).reshape(-1, n) for Bk, f in zip(B, fixed))
+
+    def cond_on(z: np.ndarray, G: tuple) -> float:
+        return _cond(_base_regressor(robot, *motion(z, G), base, friction), scaling)
+
+    G_eval, G_obj, G_con = grid(K_eval), grid(K_obj), grid(K_con)
+    traj0 = initial.evaluate(np.linspace(0.0, T, K_eval))
+    check_limits(traj0, name="the initial guess", **lim)
+    z0 = initial.pack()[cols]
+    cond0 = cond_on(z0, G_eval)
+    if cond0 >= _COND_CAP:
+        raise ValueError(
+            "the initial guess does not excite every base parameter (its base regressor is "
+            "singular); start from a richer trajectory, e.g. random_polynomial(...)"
+        )
+
+    # linear limits on the constraint grid: A z - c >= 0
+    (Bq, Bqd, Bqdd), (fq, fqd, fqdd) = G_con
+    tile = lambda v: np.tile(v, K_con)  # noqa: E731
+    half = 0.5 * (lim["q_max"] - lim["q_min"])
+    mid = 0.5 * (lim["q_max"] + lim["q_min"])
+    both = np.isfinite(half)
+    q_hi = np.where(both, mid + (1 - margin) * half, lim["q_max"])
+    q_lo = np.where(both, mid - (1 - margin) * half, lim["q_min"])
+    rows, rhs = [], []
+    for Bk, f, lo, hi in ((Bq, fq, q_lo, q_hi), (Bqd, fqd, -(1 - margin) * lim["qd_max"], (1 - margin) * lim["qd_max"]),
+                          (Bqdd, fqdd, -(1 - margin) * lim["qdd_max"], (1 - margin) * lim["qdd_max"])):
+        lo, hi = tile(lo) - f, tile(hi) - f
+        up, dn = np.isfinite(hi), np.isfinite(lo)
+        rows += [-Bk[up], Bk[dn]]
+        rhs += [-hi[up], lo[dn]]
+    A, c = np.vstack(rows), np.concatenate(rhs)
+    constraints = [{"type": "ineq", "fun": lambda z: A @ z - c, "jac": lambda z: A}]
+    nfev = [0]
+
+    def objective(z: np.ndarray) -> float:
+        nfev[0] += 1
+        return float(np.log(cond_on(z, G_obj)))
+
+    def gradient(z: np.ndarray, hist: list) -> np.ndarray:
+        f0 = objective(z)
+        hist.append(float(np.exp(f0)))
+        g = np.empty_like(z)
+        for i in range(z.size):
+            zp = z.copy()
+            zp[i] += 1.5e-8 * max(1.0, abs(z[i]))
+            g[i] = (objective(zp) - f0) / (zp[i] - z[i])
+        return g
+
+    starts = [z0]
+    for _ in range(n_starts - 1):
+        starts.append(random_polynomial(robot, T, gen, degree=d, free=idx, periodic=per, **lim).pack()[cols])
+    const = np.arange(d + 1)[None, :].repeat(idx.size, 0).ravel() == 0     # c_i0 entries
+    best, finals = None, []
+    for k, zs in enumerate(starts):
+        hist: list[float] = []
+        res = scipy.optimize.minimize(
+            objective, zs, jac=lambda z, h=hist: gradient(z, h), method="SLSQP",
+            constraints=constraints, options={"maxiter": maxiter, "ftol": ftol},
+        )
+        z = res.x
+        hist.append(float(np.exp(res.fun)))
+        # hold the limits on the fine grid: contract the non-constant coefficients if needed
+        (Be, fe) = G_eval
+        zc = np.where(const, z, 0.0)
+        off = [Bk @ zc + f for Bk, f in zip(Be, fe)]
+        dz = np.where(const, 0.0, z)
+        s = _poly_scale(off, *(Bk @ dz for Bk in Be), lim, K_eval)
+        contraction = 1.0
+        if s < 1.0:
+            contraction = s * (1 - 1e-9)
+            z = zc + contraction * dz
+        cond_z, cond_s = cond_on(z, G_eval), cond_on(zs, G_eval)
+        if not cond_z <= cond_s:
+            z, cond_z, contraction = zs, cond_s, 1.0
+        finals.append(cond_z)
+        if best is None or cond_z < best[1]:
+            best = (z, cond_z, k, res, np.array(hist), contraction)
+    z, cond_best, k_best, res_best, hist_best, contraction = best
+    x = initial.pack()
+    x[cols] = z
+    return ExcitationResult(
+        trajectory=initial.with_coefficients(x),
+        initial=initial,
+        cond_initial=cond0,
+        cond=cond_best,
+        history=hist_best,
+        start_conds=np.array(finals),
+        best_start=k_best,
+        success=bool(res_best.success),
+        message=str(res_best.message),
+        nfev=nfev[0],
+        scaling=scaling,
+        base=base,
+        t_eval=np.linspace(0.0, T, K_eval),
+        info={"n_grid": K_obj, "n_constraint": K_con, "n_eval": K_eval, "margin": margin,
+              "contraction": contraction, "limits": lim, "free": idx.tolist()},
+    )

@@ -20,7 +20,15 @@ torques of different sizes can be compared in one table.
 Errors against a known truth (simulation studies)
 -------------------------------------------------
 * :func:`relative_parameter_error` -- the symmetric relative parameter error
-  ``delta_beta = 100 (2/p) sum |b_hat - b| / (|b| + |b_hat|)`` (percent, in ``[0, 200]``).
+  ``delta_beta = 100 (2/p) sum |b_hat - b| / (|b| + |b_hat|)`` (percent, in ``[0, 200]``),
+  the formula of the BIRDy benchmark :cite:`leboutet2021`; every parameter counts the same,
+  so compute it over the :func:`essential_parameters` as well.
+* :func:`scaled_parameter_error` -- ``100 ||D (b_hat - b)|| / ||D b||`` with ``D`` the column
+  RMS of the regressor: each parameter weighted by its effect on the torques.
+* :func:`standardized_error` -- the RMS of ``(b_hat - b) / s`` for standard deviations ``s``
+  (e.g. the prior's): the error in units of what was known before.
+* :func:`essential_parameters` -- the parameters a covariance says are determined to better
+  than a relative standard deviation.
 * :func:`relative_torque_error` -- ``delta_tau = 100 ||tau_hat - tau|| / ||tau||`` per joint.
 
 Identified models in motion
@@ -50,6 +58,9 @@ __all__ = [
     "rsd_index",
     "agreement_index",
     "relative_parameter_error",
+    "scaled_parameter_error",
+    "standardized_error",
+    "essential_parameters",
     "relative_torque_error",
     "base_to_standard",
     "identified_robot",
@@ -309,6 +320,146 @@ def relative_parameter_error(estimate: Any, truth: Any) -> float | np.ndarray:
     terms = np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den > 0)
     out = 100.0 * 2.0 * terms.mean(axis=-1)
     return float(out) if e.ndim == 1 else out
+
+
+def _estimates_and_truth(estimate: Any, truth: Any) -> tuple[np.ndarray, np.ndarray]:
+    b = as_array("truth", truth, ndim=1)
+    e = as_array("estimate", estimate, ndim=(1, 2))
+    if b.size == 0:
+        raise ValueError("truth must hold at least one parameter, got shape (0,)")
+    if e.shape[-1] != b.size:
+        raise ValueError(f"estimate must have {b.size} parameters (last axis) to match truth, got shape {e.shape}")
+    return e, b
+
+
+def _weights(name: str, w: Any, p: int) -> np.ndarray:
+    w = as_array(name, w, shape=(p,))
+    if np.any(w <= 0):
+        raise ValueError(f"{name} must be > 0 (one value per parameter), got {w.tolist()}")
+    return w
+
+
+def scaled_parameter_error(estimate: Any, truth: Any, scale: Any) -> float | np.ndarray:
+    """Column-scaled parameter error ``100 ||D (b_hat - b)|| / ||D b||`` in percent.
+
+    ``D = diag(scale)`` with ``scale_i`` the RMS of column ``i`` of the regressor (e.g.
+    :attr:`robidlib.benchmark.IdentificationProblem.column_scale`): ``scale_i |b_i|`` is the
+    RMS torque parameter ``i`` contributes, so every parameter is weighted by its effect on
+    the torques and a near-zero, barely excited parameter cannot dominate (compare
+    :func:`relative_parameter_error`).  The result is invariant to the units of the
+    parameters.
+
+    Parameters
+    ----------
+    estimate : array_like, shape (p,) or (R, p)
+        Estimated parameters.
+    truth : array_like, shape (p,)
+        True parameters, not all zero after scaling.
+    scale : array_like, shape (p,)
+        Positive weights ``D``.
+
+    Returns
+    -------
+    float or numpy.ndarray, shape (R,)
+
+    Raises
+    ------
+    ValueError
+        On mismatched shapes, non-finite input, non-positive ``scale`` or ``D b = 0``.
+
+    Examples
+    --------
+    >>> from robidlib.validation import scaled_parameter_error
+    >>> round(scaled_parameter_error([1.1, 0.5], [1.0, 0.0], scale=[10.0, 0.01]), 4)
+    10.0001
+    """
+    e, b = _estimates_and_truth(estimate, truth)
+    D = _weights("scale", scale, b.size)
+    den = float(np.linalg.norm(D * b))
+    if den == 0:
+        raise ValueError("the scaled truth D b is zero: the relative error is undefined")
+    out = 100.0 * np.linalg.norm(D * (e - b), axis=-1) / den
+    return float(out) if e.ndim == 1 else out
+
+
+def standardized_error(estimate: Any, truth: Any, std: Any) -> float | np.ndarray:
+    """RMS of the errors in standard deviations, ``sqrt(mean(((b_hat - b) / s)^2))``.
+
+    With ``s`` the prior standard deviations, the prior itself scores about 1 when the truth
+    is drawn from the prior (as in :func:`robidlib.benchmark.make_study`): an estimate below
+    1 has learned from the data, above 1 it is worse than knowing nothing but the prior.
+
+    Parameters
+    ----------
+    estimate : array_like, shape (p,) or (R, p)
+    truth : array_like, shape (p,)
+    std : array_like, shape (p,)
+        Positive standard deviations.
+
+    Returns
+    -------
+    float or numpy.ndarray, shape (R,)
+
+    Raises
+    ------
+    ValueError
+        On mismatched shapes, non-finite input or non-positive ``std``.
+
+    Examples
+    --------
+    >>> from robidlib.validation import standardized_error
+    >>> round(standardized_error([1.2, 3.0], [1.0, 2.0], std=[0.1, 1.0]), 4)   # errors of 2 and 1 sigma
+    1.5811
+    """
+    e, b = _estimates_and_truth(estimate, truth)
+    s = _weights("std", std, b.size)
+    out = np.sqrt(np.mean(((e - b) / s) ** 2, axis=-1))
+    return float(out) if e.ndim == 1 else out
+
+
+def essential_parameters(params: Any, std: Any, threshold: float = 10.0) -> np.ndarray:
+    """Which parameters are determined to a relative standard deviation below ``threshold`` %.
+
+    ``100 std_i / |params_i| < threshold``.  Parameters above it are not identifiable from
+    these data at this noise level: their estimates are mostly noise, and an error measure
+    that counts them (:func:`relative_parameter_error`) says more about the excitation than
+    about the estimator.  Khalil and Dombre :cite:`khalil2002` call the others *essential*
+    and fix or drop the rest.  Use a covariance that is right for the noise: for per-joint
+    noise that of weighted least squares or the sandwich covariance
+    (:func:`robidlib.estimation.lsq.sandwich_cov`), not the pooled-sigma one of ``ols``.
+
+    Parameters
+    ----------
+    params : array_like, shape (p,)
+        Parameter values (the estimate, or the truth in a simulation).
+    std : array_like, shape (p,)
+        Their standard deviations (>= 0).
+    threshold : float, default 10.0
+        Largest relative standard deviation in percent (> 0).
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (p,)
+
+    Raises
+    ------
+    ValueError
+        On mismatched shapes, non-finite input, negative ``std`` or a non-positive threshold.
+
+    Examples
+    --------
+    >>> from robidlib.validation import essential_parameters
+    >>> essential_parameters([2.0, 0.01, -1.0], [0.02, 0.01, 0.5]).tolist()
+    [True, False, False]
+    """
+    b = as_array("params", params, ndim=1)
+    s = as_array("std", std, shape=b.shape)
+    if np.any(s < 0):
+        raise ValueError(f"std must be >= 0, got {s.tolist()}")
+    thr = check_positive("threshold", threshold)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = np.where(b != 0, 100.0 * s / np.abs(b), np.inf)
+    return rel < thr
 
 
 def relative_torque_error(observed: Any, predicted: Any, per_joint: bool = True) -> float | np.ndarray:
@@ -893,7 +1044,8 @@ class SensitivityResult:
     params : numpy.ndarray, shape (p,)
         Nominal parameters.
     variations : numpy.ndarray, shape (m,)
-        Relative variations applied (fractions: ``-0.5`` is -50 %).
+        Variations applied: relative (fractions: ``-0.5`` is -50 %) or, when ``scale`` is
+        set, multiples of ``scale`` (``-3`` is ``params - 3 scale``).
     rms_joint : numpy.ndarray, shape (p, m, n)
         :func:`rms_index` of each joint's output against the nominal output.
     rms : numpy.ndarray, shape (p, m)
@@ -906,6 +1058,9 @@ class SensitivityResult:
         Variations whose model could not be simulated (``output="q"``): the mass matrix of the
         varied base parameters is singular or not positive definite along the motion (a
         non-physical model), or the motion blew up.  Their indices are NaN.
+    scale : numpy.ndarray, shape (p,), or None
+        The absolute step of each parameter (e.g. its standard deviation), or ``None`` for
+        relative variations.
     """
 
     names: tuple[str, ...]
@@ -916,6 +1071,7 @@ class SensitivityResult:
     output: str
     nominal: np.ndarray
     failed: np.ndarray
+    scale: np.ndarray | None = None
 
     @property
     def max_rms(self) -> np.ndarray:
@@ -946,7 +1102,11 @@ class SensitivityResult:
         order = np.argsort(-np.nan_to_num(self.max_rms, nan=-np.inf), kind="stable")
         if top is not None:
             order = order[: int(top)]
-        head = "| parameter | value | " + " | ".join(f"{100 * v:+.0f} %" for v in self.variations) + " |"
+        if self.scale is None:
+            labels = [f"{100 * v:+.0f} %" for v in self.variations]
+        else:
+            labels = [f"{v:+g} σ" for v in self.variations]
+        head = "| parameter | value | " + " | ".join(labels) + " |"
         sep = "|---|---:|" + "---:|" * self.variations.size
         rows = [head, sep]
         for i in order:
@@ -968,11 +1128,14 @@ def sensitivity(
     bandwidth: float = 2.0,
     damping: float = 1.0,
     substeps: int = 2,
+    scale: Any = None,
 ) -> SensitivityResult:
     """Sensitivity of the motion (or the torques) to each parameter, one at a time.
 
     Each parameter ``i`` is multiplied by ``1 + s`` for every relative variation ``s`` of
-    the grid (``-variation .. +variation``), the others keeping their nominal values, and
+    the grid (``-variation .. +variation``) -- or, with ``scale``, moved to
+    ``params_i + s scale_i`` (absolute variations, e.g. ``+-3`` standard deviations of the
+    estimate or of the prior) --, the others keeping their nominal values, and
     the output of the varied model is compared with the nominal model's by
     :func:`rms_index`, joint by joint:
 
@@ -986,6 +1149,11 @@ def sensitivity(
       ``|b_i| ||W_i||`` to the torques.
 
     A parameter whose nominal value is 0 cannot be varied relatively: its RMS index is 0.
+    Relative variations also build in a correlation: a parameter's effect is about
+    ``|s| |b_i| ||W_i||`` while its relative standard deviation is about
+    ``sigma / (|b_i| ||W_i||)`` (orthogonal columns), so "influential parameters are well
+    determined" holds by construction; varying by standard deviations asks another question
+    (which uncertainties matter for the motion).
     A variation of 0 reproduces the nominal model, whose index is exactly 0 (identical
     parameter vectors are simulated once).  Varying a *base* parameter alone can give a
     non-physical model: a regrouped inertia halved may leave a mass matrix that is not
@@ -1003,7 +1171,8 @@ def sensitivity(
     trajectory : Trajectory
         Reference motion (``t`` uniformly spaced, ``q``, ``qd``, ``qdd``).
     variation : float, default 0.5
-        Largest relative variation, in ``(0, 1]`` (0.5 = +-50 %).
+        Largest variation: relative, in ``(0, 1]`` (0.5 = +-50 %), or in units of ``scale``
+        (any positive number) when ``scale`` is given.
     steps : int or array_like, default 5
         Number of variations evenly spaced in ``[-variation, variation]`` (an int >= 2), or
         the relative variations themselves (each within ``[-variation, variation]``).
@@ -1015,6 +1184,9 @@ def sensitivity(
         Parameter names (default: the base or standard names).
     bandwidth, damping, substeps
         Controller and integration settings of :func:`simulate_tracking` (``output="q"``).
+    scale : array_like, shape (p,), optional
+        Positive absolute step of each parameter (e.g. standard deviations); the variations
+        are then multiples of it.
 
     Returns
     -------
@@ -1041,10 +1213,15 @@ def sensitivity(
     ((20, 3), 0.0)
     >>> res.ranking()[:2]                          # the first moments of mass matter most
     ('mx2', 'mx1')
+    >>> sd = np.full(20, 0.01)                     # +-3 "standard deviations" of 0.01
+    >>> res3 = sensitivity(arm, arm.params, ref, variation=3.0, steps=[-3.0, 3.0], output="tau", scale=sd)
+    >>> res3.ranking()[:1], res3.scale.shape       # equal steps of 0.01 each
+    (('mx2',), (20,))
     """
     v = check_positive("variation", variation)
-    if v > 1.0:
-        raise ValueError(f"variation must be in (0, 1] (a fraction: 0.5 is +-50 %), got {v}")
+    if v > 1.0 and scale is None:
+        raise ValueError(f"variation must be in (0, 1] (a fraction: 0.5 is +-50 %; give scale for absolute "
+                         f"variations), got {v}")
     if isinstance(steps, (bool, np.bool_)):
         raise TypeError(f"steps must be an int >= 2 or an array of variations, got {steps!r}")
     if isinstance(steps, (int, np.integer)):
@@ -1070,10 +1247,14 @@ def sensitivity(
         if len(names_t) != p:
             raise ValueError(f"names must have {p} entries (one per parameter), got {len(names_t)}")
 
+    if scale is not None:
+        sc = as_array("scale", scale, shape=(p,))
+        if np.any(sc <= 0):
+            raise ValueError(f"scale must be > 0 (one step per parameter), got {sc.tolist()}")
     m = grid.size
     rows = np.repeat(P[None], 1 + p * m, axis=0)
     for i in range(p):
-        rows[1 + i * m : 1 + (i + 1) * m, i] = P[i] * (1.0 + grid)
+        rows[1 + i * m : 1 + (i + 1) * m, i] = P[i] * (1.0 + grid) if scale is None else P[i] + grid * sc[i]
     unique, inverse = np.unique(rows, axis=0, return_inverse=True)
     inverse = np.asarray(inverse).reshape(-1)
 
@@ -1107,7 +1288,8 @@ def sensitivity(
     if np.any(failed):
         import warnings
 
-        what = ", ".join(f"{names_t[i]} {100 * grid[j]:+.0f} %" for i, j in zip(*np.nonzero(failed)))
+        what = ", ".join(f"{names_t[i]} {100 * grid[j]:+.0f} %" if scale is None else f"{names_t[i]} {grid[j]:+g} s"
+                         for i, j in zip(*np.nonzero(failed)))
         warnings.warn(
             f"{int(failed.sum())} varied model(s) could not be simulated (mass matrix singular or not positive "
             f"definite along the motion, or a blow-up): {what}; their RMS index is NaN",
@@ -1117,4 +1299,5 @@ def sensitivity(
     return SensitivityResult(
         names=names_t, params=P.copy(), variations=grid.copy(), rms_joint=rms_joint,
         rms=rms_joint.mean(axis=2), output=output, nominal=nominal.copy(), failed=failed,
+        scale=None if scale is None else sc.copy(),
     )

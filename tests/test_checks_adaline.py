@@ -1,4 +1,4 @@
-"""Tests of the chapter-4 exercise checks (Adaline)."""
+"""Tests of the chapter-6 exercise checks (Adaline)."""
 
 import doctest
 import math
@@ -7,8 +7,13 @@ import numpy as np
 import pytest
 
 from robidlib.checks import adaline
-from robidlib.checks.adaline import check_delta_rule_epoch, check_epoch_prediction, check_stable_rate
-from robidlib.estimation.adaline import Adaline, max_stable_rate
+from robidlib.checks.adaline import (
+    check_delta_rule_epoch,
+    check_early_stopping,
+    check_epoch_prediction,
+    check_stable_rate,
+)
+from robidlib.estimation.adaline import Adaline, adaline_batch, max_stable_rate
 
 
 def test_doctests_run():
@@ -36,20 +41,36 @@ def test_stable_rate_right_and_common_mistakes(W, capsys):
     assert "\u2718" in capsys.readouterr().out
 
 
-def test_stable_rate_bad_input(W):
-    with pytest.raises(TypeError, match="rate must be a real number"):
-        check_stable_rate(W, "0.1")
-    with pytest.raises(TypeError, match="rate must be a real number"):
-        check_stable_rate(W, [0.1, 0.2])
-    with pytest.raises(TypeError, match="rate must be a finite"):
-        check_stable_rate(W, np.nan)
-    with pytest.raises(TypeError, match="2-D"):
+def test_stable_rate_accepts_rounded_and_any_dtype(W, capsys):
+    bound = max_stable_rate(W)
+    assert check_stable_rate(W, float(f"{bound:.4g}"))               # four digits are enough
+    assert check_stable_rate(W, np.float32(bound))
+    assert check_stable_rate(W, [bound]) is False                      # a list is not a number
+    assert "shape ()" in capsys.readouterr().out.splitlines()[-1]
+    assert check_stable_rate(W, np.array(bound))
+    assert not check_stable_rate(W, 1.01 * bound)
+    out = capsys.readouterr().out
+    assert "differs by 1 %" in out                                     # numbers that look equal say so
+    assert not check_stable_rate(W, 2 / np.trace(W.T @ W / len(W)))
+    assert "2 / tr R" in capsys.readouterr().out
+
+
+def test_stable_rate_never_raises_on_the_answer(W, capsys):
+    for bad, msg in (("0.1", "must be numbers"), (None, "is None"), (np.nan, "NaN"), (..., "not answered yet"),
+                     (1j, "complex"), ([0.1, 0.2], "shape ()")):
+        assert check_stable_rate(W, bad) is False
+        out = capsys.readouterr().out
+        assert out.startswith("\u2718") and msg in out, (bad, out)
+
+
+def test_stable_rate_misuse_raises(W):
+    with pytest.raises(ValueError, match="2-D"):
         check_stable_rate(np.ones(3), 0.1)
-    with pytest.raises(TypeError, match="finite numbers"):
+    with pytest.raises(ValueError, match="finite numbers"):
         check_stable_rate(np.full((3, 2), np.inf), 0.1)
-    with pytest.raises(TypeError, match="identically zero"):
+    with pytest.raises(ValueError, match="identically zero"):
         check_stable_rate(np.zeros((3, 2)), 0.1)
-    with pytest.raises(TypeError, match="array of numbers"):
+    with pytest.raises(ValueError, match="array of numbers"):
         check_stable_rate("W", 0.1)
 
 
@@ -98,8 +119,36 @@ def test_delta_rule_epoch(capsys):
     assert not check_delta_rule_epoch(lambda w, W, d, g: np.full(3, np.nan))
     assert not check_delta_rule_epoch(lambda w, W, d, g: 1 / 0)
     assert "ZeroDivisionError" in capsys.readouterr().out
-    with pytest.raises(TypeError, match="func must be a function"):
-        check_delta_rule_epoch(np.zeros(3))
+    assert not check_delta_rule_epoch(np.zeros(3))
+    assert "expected a function" in capsys.readouterr().out
+
+
+def test_delta_rule_untouched_stub_and_none(capsys):
+    def stub(w, W, d, gamma):
+        ...  # your code here
+
+    assert check_delta_rule_epoch(stub) is False
+    assert "returned None: did you forget `return`?" in capsys.readouterr().out
+    assert check_delta_rule_epoch(...) is False
+    assert "not answered yet" in capsys.readouterr().out
+
+    def unwritten(w, W, d, gamma):
+        raise NotImplementedError
+
+    assert check_delta_rule_epoch(unwritten) is False
+    assert "not written yet (NotImplementedError)" in capsys.readouterr().out
+
+
+def test_delta_rule_float32_and_list_answers(capsys):
+    def epoch32(w, W, d, gamma):
+        w = np.array(w, dtype=np.float32)
+        for x, dk in zip(W.astype(np.float32), d.astype(np.float32)):
+            w = w + np.float32(gamma) * (dk - x @ w) * x
+        return w
+
+    assert check_delta_rule_epoch(epoch32)
+    assert check_delta_rule_epoch(lambda w, W, d, g: _lms_epoch(w, W, d, g).tolist())
+    capsys.readouterr()
 
 
 def test_epoch_prediction_matches_a_real_run(W, capsys):
@@ -122,12 +171,56 @@ def test_epoch_prediction_matches_a_real_run(W, capsys):
     assert "cond(W)^2" in capsys.readouterr().out
 
 
-def test_epoch_prediction_bad_input(W):
-    with pytest.raises(TypeError, match="epochs must be a real number"):
-        check_epoch_prediction(W, "many")
-    with pytest.raises(TypeError, match="tol must be in"):
+def test_epoch_prediction_answers_and_misuse(W, capsys):
+    assert check_epoch_prediction(W, ...) is False
+    assert "not answered yet" in capsys.readouterr().out
+    assert check_epoch_prediction(W, "many") is False
+    assert "must be numbers" in capsys.readouterr().out
+    assert check_epoch_prediction(W, None) is False
+    assert "is None" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="tol must be in"):
         check_epoch_prediction(W, 10, tol=2.0)
-    with pytest.raises(TypeError, match="rank deficient"):
+    with pytest.raises(ValueError, match="rank deficient"):
         check_epoch_prediction(np.column_stack([W[:, 0], W[:, 0]]), 10)
-    with pytest.raises(TypeError, match="2-D"):
+    with pytest.raises(ValueError, match="2-D"):
         check_epoch_prediction(np.zeros((0, 2)), 10)
+
+
+def _poor_problem():
+    """Two well excited directions, two hardly excited; the prior is wrong mostly in the first."""
+    rng = np.random.default_rng(11)
+    U = np.linalg.qr(rng.normal(size=(120, 4)))[0]
+    V = np.linalg.qr(rng.normal(size=(4, 4)))[0]
+    W = (U * (np.array([1.0, 0.3, 1e-3, 1e-4]) * np.sqrt(120))) @ V.T
+    truth = np.array([1.0, -0.5, 0.8, 0.3])
+    y = W @ truth + 0.01 * rng.normal(size=120)
+    prior = truth + 0.15 * V[:, 0] - 0.15 * V[:, 1] + 0.02 * V[:, 3]
+    return W, y, prior, truth
+
+
+def test_early_stopping_judges_by_the_real_error(capsys):
+    W, y, w0, truth = _poor_problem()
+    err = lambda k: np.linalg.norm(adaline_batch(W, y, w0=w0, epochs=k).params - truth) / np.linalg.norm(truth)
+    ks = [0, 10, 100, 1000, 10000, 100000]
+    errs = [err(k) for k in ks]
+    best = ks[int(np.argmin(errs))]
+    assert 0 < best < ks[-1]                                          # a finite budget is best
+    assert check_early_stopping(best, W, y, w0, truth)
+    assert "best budget in hindsight" in capsys.readouterr().out
+    assert errs[ks.index(best)] <= 0.8 * errs[0]
+    assert not check_early_stopping(0, W, y, w0, truth)               # the prior itself
+    assert "not below the prior" in capsys.readouterr().out
+    assert not check_early_stopping(10**7, W, y, w0, truth)           # (almost) OLS: noise wins
+    assert "stop earlier" in capsys.readouterr().out
+    k_barely = next(k for k in ks[1:] if 0.8 * errs[0] < errs[ks.index(k)] < errs[0]) if any(
+        0.8 * errs[0] < e < errs[0] for e in errs[1:]) else None
+    if k_barely is not None:
+        assert not check_early_stopping(k_barely, W, y, w0, truth)
+        assert "hardly better" in capsys.readouterr().out
+    assert check_early_stopping(np.int64(best), W, y, w0, truth)
+    for bad in (2.5, -1, "10", None, ...):
+        assert check_early_stopping(bad, W, y, w0, truth) is False
+    with pytest.raises(ValueError, match="must have shape"):
+        check_early_stopping(10, W, y[:5], w0, truth)
+    with pytest.raises(ValueError, match="rate must be in"):
+        check_early_stopping(10, W, y, w0, truth, rate=1.5)

@@ -1,3 +1,4 @@
+"""Chapter 2's exercise checks: right answers pass, wrong ones and untouched stubs print ✘."""
 import numpy as np
 import pytest
 
@@ -5,40 +6,117 @@ from robidlib.base import base_parameters
 from robidlib.checks import base_parameters as checks
 from robidlib.models import planar_2r
 
+CROSS, TICK = "\u2718", "\u2714"
+GOOD = ["Izz1 + 1/4*m2", "mx1 + m2/2", "my1", "Izz2", "mx2", "my2"]
 
-def test_base_parameter_answers():
+
+def test_base_parameter_answers(capsys):
     robot = planar_2r()
-    good = ["Izz1 + 1/4*m2", "mx1 + m2/2", "my1", "Izz2", "mx2", "my2"]
-    assert checks.check_base_parameters(robot, good)
+    assert checks.check_base_parameters(robot, GOOD)
+    assert checks.check_base_parameters(robot, tuple(GOOD))
+    assert checks.check_base_parameters(robot, ["Izz1 + 0.25*m2", "mx1 + 0.5*m2", "my1", "Izz2", "mx2", "my2"])
     # another valid set: a combination of base parameters is also identifiable
     assert checks.check_base_parameters(robot, ["Izz1 + 1/4*m2 + mx2", "mx1 + m2/2", "my1", "Izz2", "mx2", "my2"])
-    assert not checks.check_base_parameters(robot, good[:-1])                                  # too few
-    assert not checks.check_base_parameters(robot, ["Izz1", "mx1 + m2/2", "my1", "Izz2", "mx2", "my2"])  # not identifiable
-    assert not checks.check_base_parameters(robot, ["my1", "my1", "mx1 + m2/2", "Izz2", "mx2", "my2"])   # dependent
-    assert not checks.check_base_parameters(robot, ["Izz9", "mx1", "my1", "Izz2", "mx2", "my2"])   # unknown name
-    assert not checks.check_base_parameters(robot, ["m2**2", "mx1", "my1", "Izz2", "mx2", "my2"])  # not linear
-    with pytest.raises(TypeError, match="answer must be a list"):
-        checks.check_base_parameters(robot, "m1 + m2")
+    assert TICK in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("answer, message", [
+    (GOOD[:-1], "you gave 5 base parameters"),
+    (["Izz1", "mx1 + m2/2", "my1", "Izz2", "mx2", "my2"], "not identifiable"),
+    (["my1", "my1", "mx1 + m2/2", "Izz2", "mx2", "my2"], "not linearly independent"),
+    (["Izz9", "mx1", "my1", "Izz2", "mx2", "my2"], "unknown names"),
+    (["m2**2", "mx1", "my1", "Izz2", "mx2", "my2"], "not a linear combination"),
+    (["Izz1 + 1/4*m2 + 3", "mx1 + m2/2", "my1", "Izz2", "mx2", "my2"], "constant term"),
+    (["Izz1 +* m2", "mx1", "my1", "Izz2", "mx2", "my2"], "cannot read"),
+    ("m1 + m2", "must be a list"),
+    (None, "is None"),
+    ([...], "not answered yet"),
+    (..., "not answered yet"),
+])
+def test_base_parameter_wrong_answers_print_a_cross(capsys, answer, message):
+    assert checks.check_base_parameters(planar_2r(), answer) is False
+    out = capsys.readouterr().out
+    assert out.startswith(CROSS) and message in out
+
+
+def test_base_parameters_misuse_raises():
     with pytest.raises(TypeError, match="robot must be a SerialRobot"):
-        checks.check_base_parameters("robot", good)
+        checks.check_base_parameters("robot", GOOD)
 
 
-def test_null_direction():
+def test_null_direction(capsys):
     robot = planar_2r()
     bp = base_parameters(robot)
-    assert checks.check_null_direction(robot, bp.null_space_direction(0))
+    d = bp.null_space_direction(0)
+    assert checks.check_null_direction(robot, d)
+    assert checks.check_null_direction(robot, d.astype(np.float32))
+    assert checks.check_null_direction(robot, d.tolist())
+    capsys.readouterr()
     assert not checks.check_null_direction(robot, np.eye(20)[bp.independent[0]])
-    assert not checks.check_null_direction(robot, np.zeros(20))
-    assert not checks.check_null_direction(robot, np.ones(3))
-    with pytest.raises(TypeError, match="d must be a numeric vector"):
-        checks.check_null_direction(robot, object())
+    assert "not in the null space" in capsys.readouterr().out
+    for bad, message in ((np.zeros(20), "d is zero"), (np.ones(3), "shape (20,)"), (object(), "numbers"),
+                         (np.full(20, np.nan), "NaN"), (None, "None"), (..., "not answered yet")):
+        assert not checks.check_null_direction(robot, bad)
+        out = capsys.readouterr().out
+        assert out.startswith(CROSS) and message in out, out
+    with pytest.raises(TypeError, match="robot must be a SerialRobot"):
+        checks.check_null_direction(None, d)
 
 
-def test_tolerance():
+def test_tolerance(capsys):
     robot = planar_2r()
     s = base_parameters(robot, method="svd", rng=0).singular_values
     assert checks.check_tolerance(robot, 1e-8)
+    assert checks.check_tolerance(robot, np.float32(1e-8))
+    assert checks.check_tolerance(robot, [1e-8][0])
+    capsys.readouterr()
     assert not checks.check_tolerance(robot, float(s[2]))
-    assert not checks.check_tolerance(robot, -1.0)
-    with pytest.raises(TypeError, match="tol must be a number"):
-        checks.check_tolerance(robot, "1e-8")
+    assert "but the robot has 6" in capsys.readouterr().out
+    for bad in (-1.0, 0.0, np.inf, np.nan, "1e-8", None, ..., [1e-8, 1e-9]):
+        assert not checks.check_tolerance(robot, bad)
+        assert capsys.readouterr().out.startswith(CROSS)
+    with pytest.raises(TypeError, match="robot must be a SerialRobot"):
+        checks.check_tolerance(42, 1e-8)
+
+
+def _map(bp_svd, bp_qr):
+    return bp_svd.V1[bp_qr.independent, :].T
+
+
+def test_svd_qr_map(capsys):
+    robot = planar_2r()
+    bp_svd, bp_qr = base_parameters(robot, method="svd", rng=0), base_parameters(robot, rng=0)
+    B = _map(bp_svd, bp_qr)
+    assert checks.check_svd_qr_map(bp_svd, bp_qr, B)
+    assert checks.check_svd_qr_map(bp_svd, bp_qr, B.tolist())
+    assert TICK in capsys.readouterr().out
+    for bad in (np.eye(6), B.T if not np.allclose(B, B.T) else 2 * B, np.zeros((5, 5)), None, ..., B * np.nan):
+        assert not checks.check_svd_qr_map(bp_svd, bp_qr, bad)
+        assert capsys.readouterr().out.startswith(CROSS)
+
+
+def test_svd_qr_map_misuse_raises():
+    robot = planar_2r()
+    bp_svd, bp_qr = base_parameters(robot, method="svd", rng=0), base_parameters(robot, rng=0)
+    with pytest.raises(ValueError, match="SVD result first"):
+        checks.check_svd_qr_map(bp_qr, bp_svd, np.eye(6))
+    with pytest.raises(TypeError, match="BaseParameters"):
+        checks.check_svd_qr_map("svd", bp_qr, np.eye(6))
+    other = base_parameters(np.eye(6), method="svd")
+    with pytest.raises(ValueError, match="same parameters"):
+        checks.check_svd_qr_map(other, bp_qr, np.eye(6))
+
+
+def test_docstrings_hold_no_solution_code():
+    """The PR exercise's answer and the solution of the map must not be in help()."""
+    for f in (checks.check_base_parameters, checks.check_null_direction, checks.check_tolerance,
+              checks.check_svd_qr_map):
+        doc = f.__doc__
+        assert "m1 + m2\", \"mx2" not in doc and "V1[" not in doc and ".independent" not in doc
+
+
+def test_doctests_run():
+    import doctest
+
+    result = doctest.testmod(checks, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 4 and result.failed == 0

@@ -410,3 +410,170 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ----------------------------------------------------------------------------- base -> standard
+from robidlib.estimation import is_feasible_base, standard_from_base  # noqa: E402
+
+
+def _nearest_realisation(bp, beta, prior, scale):
+    """The standard set with base parameters beta nearest the prior in the scaled metric."""
+    Bm = np.stack([bp.beta(e) for e in np.eye(bp.n_params)], axis=1)
+    d, *_ = np.linalg.lstsq(Bm * scale[None, :], beta - Bm @ prior, rcond=None)
+    return prior + scale * d
+
+
+def test_standard_from_base_is_the_nearest_realisation_when_that_is_consistent(setup):
+    robot, bp = setup["robot"], setup["bp"]
+    n = robot.n
+    truth = _truth(robot)
+    cad = rl.benchmark.perturb_robot(robot, rng=3, mass=0.02, com=0.002, inertia=0.02, angle=0.02)
+    prior = np.r_[cad.params, robot.friction.ravel()]
+    beta = bp.beta(truth)
+    est = standard_from_base(beta, bp, robot, prior=prior)
+    S = est.info["scale"]
+    x_near = _nearest_realisation(bp, beta, prior, S)
+    assert is_physically_consistent(x_near[: 10 * n])  # the premise: the constraints are inactive
+    assert est.method == "standard_from_base" and est.info["status"] == "optimal" and est.info["consistent"]
+    # equality to the solver's tolerance (1e-8), parameters to its square root
+    np.testing.assert_allclose(est.info["beta"], beta, rtol=1e-7, atol=1e-9 * np.abs(beta).max())
+    assert est.info["beta_error"] < 1e-7
+    np.testing.assert_allclose(est.params / S, x_near / S, rtol=0, atol=1e-4)
+    # the robot's own prior gives the robot back
+    own = standard_from_base(beta, bp, robot)
+    np.testing.assert_allclose(own.params / S, truth / S, rtol=0, atol=1e-4)
+    assert own.info["distance"] < 1e-4
+
+
+def test_standard_from_base_agrees_with_physical_ls_and_repairs_ols(setup):
+    """physical_ls's params are the realisation of its own base parameters nearest the prior;
+    the OLS base parameters of poor data have no consistent realisation at all."""
+    robot, bp = setup["robot"], setup["bp"]
+    W, y = setup["poor"]
+    est = physical_ls(W, y, robot, bp=bp)
+    again = standard_from_base(est.info["beta"], bp, robot)
+    S = est.info["scale"]
+    np.testing.assert_allclose(again.params / S, est.params / S, rtol=0, atol=1e-3)
+    assert again.info["consistent"]
+    beta_ols = ols(bp.reduce(W), y).params
+    assert not is_feasible_base(beta_ols, bp, robot)
+    with pytest.raises(ValueError, match="beta is not physically feasible.*status 'infeasible"):
+        standard_from_base(beta_ols, bp, robot)
+
+
+def test_semi_feasibility_certifies_less_than_full(setup):
+    """With reg=0, if the semi LMI fits strictly better, its base parameters are semi- but not
+    fully feasible (otherwise the full problem could reach the same residual)."""
+    robot, bp = setup["robot"], setup["bp"]
+    W, y = setup["poor"]
+    full = physical_ls(W, y, robot, bp=bp, reg=0.0)
+    # a margin keeps the semi result strictly inside its cone (not on the boundary, where
+    # feasibility is a question of round-off)
+    semi = physical_ls(W, y, robot, bp=bp, reg=0.0, consistency="semi", margin=1e-4)
+    if not semi.info["residual_norm"] < full.info["residual_norm"] * (1 - 1e-6):
+        pytest.skip("the triangle inequalities are not active on these data")
+    beta = semi.info["beta"]
+    assert is_feasible_base(beta, bp, robot, consistency="semi")
+    assert not is_feasible_base(beta, bp, robot)
+    inside = physical_ls(W, y, robot, bp=bp, reg=0.0, margin=1e-4)  # strictly inside the full cone
+    assert is_feasible_base(inside.info["beta"], bp, robot)
+
+
+def test_standard_from_base_bounds_margin_and_friction(setup):
+    robot, bp = setup["robot"], setup["bp"]
+    n = robot.n
+    truth = _truth(robot)
+    beta = bp.beta(truth)
+    m_last = truth[10 * (n - 1)]
+    est = standard_from_base(beta, bp, robot, margin=1e-3, min_mass=0.05,
+                             bounds={f"m{n}": (m_last * 0.9, m_last * 1.1)})
+    m = est.params[0: 10 * n: 10]
+    assert np.all(m >= 0.05 - 1e-7) and m_last * 0.9 - 1e-7 <= m[-1] <= m_last * 1.1 + 1e-7
+    assert np.all(est.info["min_eig_J"] > 0) and est.info["report"].consistent
+    # a negative Coulomb coefficient is not a friction: infeasible unless the bound is freed
+    bad = truth.copy()
+    bad[10 * n + 1] = -0.5
+    assert not is_feasible_base(bp.beta(bad), bp, robot)
+    assert is_feasible_base(bp.beta(bad), bp, robot, bounds={"fc1": (-np.inf, np.inf)})
+    # a friction coefficient is a base parameter of its own: a bound that excludes it is infeasible
+    with pytest.raises(ValueError, match="not physically feasible"):
+        standard_from_base(beta, bp, robot, bounds={"fv1": (2 * truth[10 * n], np.inf)})
+
+
+def test_standard_from_base_without_friction_columns():
+    robot = MODELS["redundant_5dof"]()
+    bp = rl.base_parameters(robot, rng=0)
+    est = standard_from_base(bp.beta(robot.params), bp, robot)
+    assert est.params.shape == (50,) and est.names == robot.param_names and est.info["consistent"]
+
+
+@pytest.fixture(scope="module")
+def base_case():
+    robot = _robot("redundant_5dof")
+    bp = rl.base_parameters(robot, friction=True, rng=0)
+    return robot, bp, bp.beta(_truth(robot))
+
+
+@pytest.mark.parametrize(
+    "change, exc, match",
+    [
+        (lambda r, bp, b: dict(beta=b[:-1]), ValueError, r"beta must have shape \(30,\)"),
+        (lambda r, bp, b: dict(beta=np.r_[np.nan, b[1:]]), ValueError, "beta must be finite"),
+        (lambda r, bp, b: dict(beta=b + 0j), TypeError, "beta must be real"),
+        (lambda r, bp, b: dict(bp="qr"), TypeError, "bp must be a BaseParameters"),
+        (lambda r, bp, b: dict(robot="ur5"), TypeError, "robot must be a SerialRobot"),
+        (lambda r, bp, b: dict(robot=ur5()), ValueError, "bp must be computed for this robot"),
+        (lambda r, bp, b: dict(prior=np.ones(3)), ValueError, r"prior must have shape \(60,\)"),
+        (lambda r, bp, b: dict(prior=np.full(60, np.inf)), ValueError, "prior must be finite"),
+        (lambda r, bp, b: dict(consistency="strict"), ValueError, "unknown consistency 'strict'"),
+        (lambda r, bp, b: dict(margin=-1.0), ValueError, "margin must be >= 0"),
+        (lambda r, bp, b: dict(min_mass=-1.0), ValueError, "min_mass must be >= 0"),
+        (lambda r, bp, b: dict(bounds={"m9": (0, 1)}), ValueError, "unknown parameter 'm9'"),
+        (lambda r, bp, b: dict(bounds={"m1": (2.0, 1.0)}), ValueError, "infeasible bounds: m1"),
+        (lambda r, bp, b: dict(bounds=[("m1", 0, 1)]), TypeError, "bounds must be a mapping"),
+        (lambda r, bp, b: dict(solver="NOSUCH"), ValueError, "unknown or uninstalled solver"),
+        (lambda r, bp, b: dict(solver_options=3), TypeError, "solver_options must be a mapping"),
+    ],
+)
+@pytest.mark.parametrize("fn", [standard_from_base, is_feasible_base])
+def test_standard_from_base_bad_input(base_case, fn, change, exc, match):
+    robot, bp, beta = base_case
+    kw = dict(beta=beta, bp=bp, robot=robot)
+    kw.update(change(robot, bp, beta))
+    if fn is is_feasible_base and "prior" in kw:
+        pytest.skip("standard_from_base only")
+    with pytest.raises(exc, match=match):
+        fn(kw.pop("beta"), kw.pop("bp"), kw.pop("robot"), **kw)
+
+
+# ----------------------------------------------------------------------------- stored excitation
+def test_stored_rich_excitation_of_the_chapter_is_reproducible():
+    """The rich excitation of chapter 5 (package data): re-running its recipe reaches a
+    condition number at least as good (SLSQP may stop elsewhere on another BLAS: allow 10 %),
+    and the stored trajectory keeps the joint limits."""
+    from robidlib.trajectories import (excitation_cond, limit_margins, load_excitation,
+                                       optimize_excitation, random_fourier)
+
+    ft, meta = load_excitation("redundant_5dof_friction")
+    rec = meta["recipe"]
+    robot = redundant_5dof(friction=rec["friction"])
+    bp = rl.base_parameters(robot, friction=True, rng=0)
+    t = np.linspace(0.0, ft.period, meta["n_eval"], endpoint=False)
+    stored = excitation_cond(robot, ft.evaluate(t), base=bp, friction=True)
+    assert stored == pytest.approx(meta["cond"], rel=1e-6)
+    lim = dict(q_min=robot.q_limits[:, 0], q_max=robot.q_limits[:, 1], qd_max=robot.qd_limits,
+               qdd_max=robot.qdd_limits)
+    assert np.all(limit_margins(ft.evaluate(t), **lim) > 0)
+    ini, opt = rec["initial"], rec["optimize"]
+    guess = random_fourier(robot, 2 * np.pi * ini["frequency_hz"], ini["n_harmonics"], rng=ini["rng"],
+                           fill=ini["fill"])
+    res = optimize_excitation(robot, guess, base=bp, friction=opt["friction"], maxiter=opt["maxiter"],
+                              rng=opt["rng"])
+    assert res.cond <= 1.1 * meta["cond"]
+    assert res.cond < 0.5 * res.cond_initial
+
+
+def test_standard_from_base_stopped_early_raises(base_case):
+    robot, bp, beta = base_case
+    with pytest.raises(RuntimeError, match="status"):
+        standard_from_base(beta * 1.1, bp, robot, solver_options={"max_iter": 2})

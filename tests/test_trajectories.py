@@ -469,3 +469,151 @@ def test_stored_excitation_bad_input(tmp_path):
     (tmp_path / "junk.json").write_text('{"format": "other"}')
     with pytest.raises(ValueError, match="is not a stored robidlib excitation"):
         load_excitation("junk", directory=tmp_path)
+
+
+# --- polynomial excitation (Urrea and Pascal 2017, eq. 39) ----------------------------------
+
+def test_polynomial_trajectory_derivatives_monomials_and_periodic_part():
+    from robidlib.trajectories import PolynomialTrajectory
+
+    c = [[0.1, 0.5, -0.3, 0.2, 0.1, -0.05], [0.0, -0.2, 0.4, 0.0, -0.1, 0.02]]
+    per = FourierTrajectory(WF, a=[[0.0], [0.3]], b=[[0.0], [0.1]], q0=[0.0, 0.2])
+    pt = PolynomialTrajectory(4.0, c, per)
+    assert (pt.n_joints, pt.degree, pt.n_params, pt.period) == (2, 5, 12, 4.0)
+    t = np.linspace(0.0, 4.0, 4001)
+    traj = pt.evaluate(t)
+    _fd_check(traj, rtol=1e-5)
+    # the paper's monomials in t give the same polynomial part
+    a = pt.monomials()
+    poly = np.stack([np.polyval(a[i, ::-1], t) for i in range(2)], axis=1)
+    np.testing.assert_allclose(poly + per.evaluate(t).q, traj.q, atol=1e-12)
+    # pack / with_coefficients round trip keeps the window and the periodic part
+    pt2 = pt.with_coefficients(pt.pack())
+    np.testing.assert_array_equal(pt2.c, pt.c)
+    assert pt2.periodic is per and pt2.T == 4.0
+
+
+def test_polynomial_basis_is_the_linear_map_of_the_coefficients():
+    from robidlib.trajectories import PolynomialTrajectory, polynomial_basis
+
+    rng = np.random.default_rng(3)
+    pt = PolynomialTrajectory(2.5, rng.normal(size=(3, 6)))
+    t = np.linspace(0.0, 2.5, 17)
+    B = polynomial_basis(t, 2.5, 3, 5)
+    traj = pt.evaluate(t)
+    for Bk, v in zip(B, traj):
+        assert Bk.shape == (17 * 3, 18)
+        np.testing.assert_allclose(Bk @ pt.pack(), v.ravel(), atol=1e-12)
+    # degree 1 has no acceleration
+    assert not np.any(polynomial_basis(t, 2.5, 1, 1)[2])
+
+
+def test_polynomial_trajectory_bad_input():
+    from robidlib.trajectories import PolynomialTrajectory, polynomial_basis
+
+    with pytest.raises(ValueError, match="T must be"):
+        PolynomialTrajectory(0.0, [[0.0, 1.0]])
+    with pytest.raises(ValueError, match="degree d >= 1"):
+        PolynomialTrajectory(1.0, [[0.0]])
+    with pytest.raises(ValueError, match="c must"):
+        PolynomialTrajectory(1.0, [0.0, 1.0])
+    with pytest.raises(ValueError):
+        PolynomialTrajectory(1.0, [[0.0, np.nan]])
+    with pytest.raises(TypeError, match="periodic must be a FourierTrajectory"):
+        PolynomialTrajectory(1.0, [[0.0, 1.0]], periodic=np.zeros(3))
+    with pytest.raises(ValueError, match="periodic must have 1 joints"):
+        PolynomialTrajectory(1.0, [[0.0, 1.0]], periodic=_guess())
+    pt = PolynomialTrajectory(1.0, [[0.0, 1.0]])
+    with pytest.raises(ValueError, match=r"t must lie in \[0, T\]"):
+        pt.evaluate([0.0, 1.5])
+    with pytest.raises(ValueError, match="x must have length"):
+        pt.with_coefficients([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="degree must be >= 1"):
+        polynomial_basis([0.0], 1.0, 1, 0)
+    with pytest.raises(TypeError, match="n_joints must be an int"):
+        polynomial_basis([0.0], 1.0, 1.0, 2)
+
+
+def test_random_polynomial_fits_the_limits_keeps_fixed_joints_and_is_reproducible():
+    from robidlib.trajectories import random_polynomial
+
+    arm = _arm()
+    per = FourierTrajectory(WF, a=[[0.4], [0.0]], b=[[0.0], [0.0]], q0=[0.3, 0.0])
+    pt = random_polynomial(arm, 4.0, rng=2, free=[1], periodic=per, fill=0.6)
+    np.testing.assert_array_equal(pt.c[0], 0.0)              # joint 1 moves with per only
+    np.testing.assert_array_equal(pt.pack(), random_polynomial(arm, 4.0, rng=2, free=[1], periodic=per,
+                                                               fill=0.6).pack())
+    traj = pt.evaluate(np.linspace(0.0, 4.0, 2000))
+    assert np.all(limit_margins(traj, qd_max=arm.qd_limits, qdd_max=arm.qdd_limits) > 0)
+    with pytest.raises(ValueError, match=r"fill must be in \(0, 1\]"):
+        random_polynomial(arm, 4.0, rng=0, fill=2.0)
+    with pytest.raises(ValueError, match="free must hold distinct joint indices"):
+        random_polynomial(arm, 4.0, rng=0, free=[0, 2])
+    with pytest.raises(ValueError, match="free must be a non-empty sequence"):
+        random_polynomial(arm, 4.0, rng=0, free=[])
+    with pytest.raises(TypeError, match="rng must be"):
+        random_polynomial(arm, 4.0, rng=None)
+    fast = FourierTrajectory(WF, a=[[50.0], [0.0]], b=[[0.0], [0.0]], q0=[0.0, 0.0])
+    with pytest.raises(ValueError, match="already violates the limits"):
+        random_polynomial(arm, 4.0, rng=0, free=[1], periodic=fast)
+
+
+def test_optimize_polynomial_excitation_improves_cond_within_limits_and_keeps_fixed_joints():
+    from robidlib.trajectories import optimize_polynomial_excitation, random_polynomial
+
+    arm = _arm()
+    per = FourierTrajectory(WF, a=[[0.6], [0.0]], b=[[0.0], [0.0]], q0=[0.2, 0.0])
+    start = random_polynomial(arm, 4.0, rng=1, free=[1], periodic=per)
+    res = optimize_polynomial_excitation(arm, start, free=[1], maxiter=30)
+    assert res.cond < res.cond_initial
+    np.testing.assert_array_equal(res.trajectory.c[0], start.c[0])     # joint 1 untouched
+    assert res.trajectory.periodic is per
+    traj = res.trajectory.evaluate(res.t_eval)
+    assert res.cond == pytest.approx(excitation_cond(arm, traj), rel=1e-9)
+    assert np.all(limit_margins(traj, q_min=arm.q_limits[:, 0], q_max=arm.q_limits[:, 1], qd_max=arm.qd_limits,
+                                qdd_max=arm.qdd_limits) >= 0)
+    assert "polynomial" in repr(res) and res.info["free"] == [1]
+    # multi-start: reproducible with a seed, and never worse than its first start alone
+    kw = dict(free=[1], maxiter=10, n_starts=2, rng=3)
+    r1, r2 = (optimize_polynomial_excitation(arm, start, **kw) for _ in range(2))
+    np.testing.assert_array_equal(r1.trajectory.pack(), r2.trajectory.pack())
+    assert r1.cond == min(r1.start_conds)
+
+
+def test_optimize_polynomial_excitation_bad_input():
+    from robidlib.trajectories import PolynomialTrajectory, optimize_polynomial_excitation, random_polynomial
+
+    arm = _arm()
+    start = random_polynomial(arm, 4.0, rng=1)
+    with pytest.raises(TypeError, match="initial must be a robidlib.trajectories.PolynomialTrajectory"):
+        optimize_polynomial_excitation(arm, _guess())
+    with pytest.raises(ValueError, match="initial must have 2 joints"):
+        optimize_polynomial_excitation(arm, PolynomialTrajectory(4.0, [[0.0, 1.0]]))
+    with pytest.raises(ValueError, match="the initial guess violates its limits"):
+        optimize_polynomial_excitation(arm, start, qd_max=1e-3)
+    with pytest.raises(ValueError, match="does not excite every base parameter"):
+        optimize_polynomial_excitation(arm, PolynomialTrajectory(4.0, np.zeros((2, 6))))
+    with pytest.raises(ValueError, match="need a seed"):
+        optimize_polynomial_excitation(arm, start, n_starts=2)
+    with pytest.raises(ValueError, match=r"margin must be in \[0, 1\)"):
+        optimize_polynomial_excitation(arm, start, margin=1.0)
+    with pytest.raises(ValueError, match="scaling"):
+        optimize_polynomial_excitation(arm, start, scaling="rows")
+    with pytest.raises(ValueError, match="free must hold distinct"):
+        optimize_polynomial_excitation(arm, start, free=[5])
+    with pytest.raises(TypeError, match="robot must be"):
+        optimize_polynomial_excitation(object(), start)
+
+
+def test_save_and_load_a_polynomial_excitation(tmp_path):
+    from robidlib.trajectories import PolynomialTrajectory, load_excitation, save_excitation
+
+    per = FourierTrajectory(WF, a=[[0.0], [0.3]], b=[[0.0], [0.1]], q0=[0.0, 0.2])
+    pt = PolynomialTrajectory(4.0, [[0.1, 0.5, -0.3], [0.0, 0.2, 0.1]], per)
+    save_excitation(pt, "poly", meta={"cond": 3.0}, directory=tmp_path)
+    pt2, meta = load_excitation("poly", directory=tmp_path)
+    assert isinstance(pt2, PolynomialTrajectory) and meta == {"cond": 3.0}
+    np.testing.assert_array_equal(pt2.c, pt.c)
+    np.testing.assert_array_equal(pt2.periodic.pack(), per.pack())
+    save_excitation(PolynomialTrajectory(4.0, [[0.0, 1.0]]), "bare", directory=tmp_path)
+    assert load_excitation("bare", directory=tmp_path)[0].periodic is None

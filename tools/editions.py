@@ -65,7 +65,8 @@ LINE_WIDTH = 88
 # What a student needs besides the robidlib wheel (which brings numpy, scipy, sympy,
 # matplotlib, threadpoolctl with the bounds of pyproject.toml); taken with their bounds
 # from requirements.txt.
-LAB_PACKAGES = ("jupyterlab", "jupyterlab-myst", "ipywidgets")
+# the lab packages and the optional dependencies the chapters use (cvxpy for chapters 5 and 11)
+LAB_PACKAGES = ("jupyterlab", "jupyterlab-myst", "ipywidgets", "cvxpy-base", "clarabel")
 # Instructor-only blocks of the book's pages (api.md: the exercise checks), dropped from the
 # student edition.
 INSTRUCTOR_ONLY = re.compile(r"^% instructor-only: start.*?^% instructor-only: end[^\n]*\n?", re.M | re.S)
@@ -120,7 +121,7 @@ def setup_cell_source(url: str, ref: str) -> str:
     it is missing (Colab, a bare Jupyter server) and does nothing elsewhere."""
     if not url:
         raise ValueError("repository.url is empty in _config.yml: the setup cell needs it")
-    spec = _literal_lines(f"robidlib @ git+{url}@{ref}", " " * 12)
+    spec = _literal_lines(f"robidlib[physical] @ git+{url}@{ref}", " " * 12)
     return "\n".join([
         "# Setup for Colab and other hosted Jupyter services: install robidlib if it is",
         "# missing. Where robidlib is installed already (make lab, Binder, JupyterHub, the",
@@ -178,15 +179,70 @@ def has_setup_cell(nb: nbformat.NotebookNode, source: str | None = None) -> bool
 # Student notebooks
 
 
-def student_notebook(nb: nbformat.NotebookNode, setup_source: str | None = None) -> nbformat.NotebookNode:
+# `{glue:text}`key:fmt`` and `{glue}`key`` roles of the prose (myst-nb); JupyterLab's MyST
+# renderer does not know them, so the student notebooks get the values pasted in.
+GLUE_ROLE = re.compile(r"\{glue(?::text)?\}`([^`]+)`")
+GLUE_MIME = "application/papermill.record/text/plain"
+
+
+def glue_values(executed: nbformat.NotebookNode) -> dict[str, str]:
+    """The ``text/plain`` value of every number glued (``myst_nb.glue``) in an executed notebook."""
+    values = {}
+    for cell in executed.cells:
+        for out in cell.get("outputs", []):
+            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name and GLUE_MIME in out.get("data", {}):
+                values[name] = out["data"][GLUE_MIME]
+    return values
+
+
+def paste_glue(nb: nbformat.NotebookNode, values: dict[str, str]) -> list[str]:
+    """Replace the text glue roles of the markdown cells by their values, formatted as the
+    book formats them (myst-nb's own formatter); return the keys that had no value (their
+    roles are left as they are)."""
+    from myst_nb.core.variables import format_plain_text
+
+    missing = []
+
+    def paste(m: re.Match) -> str:
+        key, fmt = m.group(1).rsplit(":", 1) if ":" in m.group(1) else (m.group(1), "s")
+        if key not in values:
+            missing.append(key)
+            return m.group(0)
+        return format_plain_text(values[key], fmt)
+
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = GLUE_ROLE.sub(paste, cell.source)
+    return missing
+
+
+def executed_notebook(path: Path, cache: Path = ROOT / "_build" / ".jupyter_cache") -> nbformat.NotebookNode | None:
+    """The instructor build's execution of ``path`` from the execution cache, or None."""
+    if not cache.exists():
+        return None
+    from jupyter_cache import get_cache
+
+    try:
+        _, executed = get_cache(str(cache)).merge_match_into_notebook(nbformat.read(path, as_version=4))
+    except KeyError:
+        return None
+    return executed
+
+
+def student_notebook(nb: nbformat.NotebookNode, setup_source: str | None = None,
+                     glued: dict[str, str] | None = None) -> nbformat.NotebookNode:
     """Return a copy of ``nb`` without solution cells and without outputs, its pin cells
-    collapsed in JupyterLab and (when ``setup_source`` is given) the setup cell first."""
+    collapsed in JupyterLab, (when ``setup_source`` is given) the setup cell first and (when
+    ``glued`` is given) the glued numbers pasted into the prose."""
     nb = nbformat.from_dict(nb)
     remover = TagRemovePreprocessor(remove_cell_tags={SOLUTION_TAG}, enabled=True)
     nb, _ = remover.preprocess(nb, {})
     nb, _ = ClearOutputPreprocessor().preprocess(nb, {})
     if setup_source is not None:
         ensure_setup_cell(nb, setup_source)
+    if glued is not None:
+        paste_glue(nb, glued)
     hide_pins(nb)
     return nb
 
@@ -210,7 +266,9 @@ def write_student_notebooks(out_dir: Path, setup_source: str | None = None) -> P
     if not paths:
         raise SystemExit("_toc.yml lists no notebook")
     for path in paths:
-        nb = student_notebook(nbformat.read(path, as_version=4), setup_source)
+        executed = executed_notebook(path)
+        glued = glue_values(executed) if executed is not None else None
+        nb = student_notebook(nbformat.read(path, as_version=4), setup_source, glued)
         nbformat.write(nb, nb_dir / path.name)
     return nb_dir
 

@@ -50,9 +50,10 @@ def main(argv: list[str] | None = None) -> int:
         result = load_executor("local-parallel", cache=cache).run_and_cache(filter_uris=todo, timeout=args.timeout, allow_errors=False)
         wall = time.perf_counter() - start
         failed = list(result.excepted) + list(result.errored)
-        for rec in cache.list_cache_records():
-            if rec.uri in todo and rec.uri in result.succeeded:
-                print(f"  {Path(rec.uri).name:32s} {rec.data.get('execution_seconds', float('nan')):6.1f} s")
+        for uri in todo:
+            rec = cache.get_cached_project_nb(uri) if uri in result.succeeded else None
+            if rec is not None:
+                print(f"  {Path(uri).name:32s} {rec.data.get('execution_seconds', float('nan')):6.1f} s")
         print(f"execute_book: {len(result.succeeded)} executed in {wall:.0f} s wall time")
         if failed:
             for uri in failed:

@@ -2,26 +2,39 @@
 
 The modules are named after the chapter's topic, not its number, so that a new chapter
 never renames them: ``pendulum`` (chapter 1), ``base_parameters`` (2), ``least_squares`` (3),
-``adaline`` (6), ``hopfield`` (7), ``ekf`` (8), ``validation`` (9), ``mixed_coordinates`` (10).
+``excitation`` (4), ``physical`` (5), ``adaline`` (6), ``hopfield`` (7), ``ekf`` (8), ``validation`` (9),
+``mixed_coordinates`` (10), ``tx40`` (11).
 
 Each check prints one line of feedback and returns ``True`` when the answer is right and
 ``False`` otherwise, so a student can simply run it. Chapter 1's checks are also importable
 from ``robidlib.checks`` directly.
 """
 
-from . import adaline, base_parameters, ekf, hopfield, least_squares, mixed_coordinates, pendulum, validation
-from .pendulum import check_coulomb_regressor, check_equivalent_pendulums, check_sqrt_n_scaling
+from . import (
+    adaline, base_parameters, ekf, excitation, hopfield, least_squares, mixed_coordinates, pendulum, physical,
+    tx40, validation,
+)
+from .pendulum import (
+    check_coulomb_regressor,
+    check_equivalent_pendulums,
+    check_excitation_design,
+    check_sqrt_n_scaling,
+)
 
 __all__ = [
     "adaline",
     "base_parameters",
     "ekf",
+    "excitation",
     "hopfield",
     "least_squares",
     "mixed_coordinates",
     "pendulum",
+    "physical",
+    "tx40",
     "validation",
     "check_coulomb_regressor",
     "check_equivalent_pendulums",
     "check_sqrt_n_scaling",
+    "check_excitation_design",
 ]

@@ -56,7 +56,7 @@ def call_answer(func: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bo
     try:
         out = func(*args, **kwargs)
     except NotImplementedError as exc:
-        return False, f"your function is not written yet ({exc or 'NotImplementedError'}): complete its body"
+        return False, f"your function is not written yet ({str(exc) or 'NotImplementedError'}): complete its body"
     except Exception as exc:  # the student's code failed: tell them how
         return False, f"your function raised {type(exc).__name__}: {exc}"
     if out is None:
@@ -81,6 +81,9 @@ def as_answer_array(value: Any, what: str, shape: tuple[int | None, ...] | None 
         raw = np.asarray(value)
     except Exception as exc:  # ragged lists and the like
         return False, f"{what} is not an array of numbers ({exc})"
+    if raw.dtype.kind in "USb":  # text ("0.1") and booleans are not numeric answers
+        kind = "booleans" if raw.dtype.kind == "b" else "text"
+        return False, f"{what} must be numbers, not {kind}: got {type(value).__name__} {value!r}"
     if np.iscomplexobj(raw):
         return False, f"{what} is complex; a real value is expected"
     try:

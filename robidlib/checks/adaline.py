@@ -1,8 +1,10 @@
-"""Checks of the exercises of chapter 4 (Adaline).
+"""Checks of the exercises of chapter 6 (Adaline).
 
-Every check prints one line of feedback (a tick or a cross and what is wrong) and returns
-``True`` or ``False``; a malformed answer (not a number, not callable, not an array of
-numbers) raises ``TypeError``.
+Every check prints one line of feedback (a tick or a cross and what to do next) and returns
+``True`` or ``False``. It never raises because of the answer: an untouched stub, a function
+that returns ``None`` or raises, a list, a ``float32`` value, NaN or a wrong shape all get a
+✘ with a hint (:mod:`robidlib.checks._report`). Only a misuse of the check itself (data the
+chapter passes in that are not a finite matrix, a bad tolerance) raises ``ValueError``.
 """
 
 from __future__ import annotations
@@ -12,43 +14,36 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._report import report as _report
+from ._report import as_answer_array, call_answer, report, student_check
 
 __all__ = [
     "check_stable_rate",
     "check_delta_rule_epoch",
     "check_epoch_prediction",
+    "check_early_stopping",
 ]
+
+#: an early-stopping budget passes when it cuts the prior's error by at least a fifth.
+IMPROVEMENT = 0.8
+
+#: relative tolerance of a number the exercise asks to compute: agreement to about four
+#: significant digits, so that a rounded answer (``0.01140``) is accepted.
+RATE_RTOL = 1e-3
 
 
 def _matrix(name: str, W: Any) -> np.ndarray:
-    """``W`` as a finite 2-D float array with at least one row and column, else TypeError."""
-    if isinstance(W, (str, bytes)):
-        raise TypeError(f"{name} must be a 2-D array of numbers, got {type(W).__name__}")
+    """Problem data ``W`` as a finite, non-zero 2-D float array, else ValueError (misuse)."""
     try:
         A = np.asarray(W, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a 2-D array of numbers, got {type(W).__name__}") from None
+        raise ValueError(f"{name} must be a 2-D array of numbers, got {type(W).__name__}") from None
     if A.ndim != 2 or A.size == 0:
-        raise TypeError(f"{name} must be a non-empty 2-D array (rows = samples), got shape {A.shape}")
+        raise ValueError(f"{name} must be a non-empty 2-D array (rows = samples), got shape {A.shape}")
     if not np.all(np.isfinite(A)):
-        raise TypeError(f"{name} must contain finite numbers only (no NaN or inf)")
+        raise ValueError(f"{name} must contain finite numbers only (no NaN or inf)")
     if not np.any(A):
-        raise TypeError(f"{name} is identically zero: there is nothing to learn")
+        raise ValueError(f"{name} is identically zero: there is nothing to learn")
     return A
-
-
-def _scalar(name: str, x: Any) -> float:
-    """``x`` as a finite real scalar, else TypeError."""
-    if isinstance(x, (bool, np.bool_, str, bytes)) or np.ndim(x) != 0:
-        raise TypeError(f"{name} must be a real number, got {type(x).__name__}")
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a real number, got {type(x).__name__}") from None
-    if not math.isfinite(v):
-        raise TypeError(f"{name} must be a finite number, got {v}")
-    return v
 
 
 def _eigs(W: np.ndarray) -> np.ndarray:
@@ -57,86 +52,90 @@ def _eigs(W: np.ndarray) -> np.ndarray:
     return np.sort(s**2 / W.shape[0])
 
 
-def check_stable_rate(W: Any, rate: Any) -> bool:
-    """Check the largest stable learning rate of batch Adaline (chapter 4, exercise 1).
+def _scalar_answer(value: Any, what: str) -> tuple[bool, Any]:
+    ok, v = as_answer_array(value, what, shape=())
+    return (True, float(v)) if ok else (False, v)
 
-    The expected value is ``2 / lambda_max(W'W / N)``, ``N`` the number of rows of ``W``.
+
+def _close(a: float, b: float, rtol: float = RATE_RTOL) -> bool:
+    return math.isclose(a, b, rel_tol=rtol)
+
+
+@student_check("Take the eigenvalues of W'W/N (N = number of rows) and use the largest one.")
+def check_stable_rate(W: Any, rate: Any) -> bool:
+    """Check the largest stable learning rate of batch Adaline (chapter 6, exercise 1).
 
     Parameters
     ----------
     W : array_like, shape (N, p)
         The regressor the rate is meant for.
     rate : float
-        The student's bound.
+        Your bound (any real number type; give at least four significant digits).
 
     Returns
     -------
     bool
-        True if ``rate`` is within 1e-6 (relative) of the bound.
+        True if ``rate`` agrees with the bound to a relative ``1e-3``.
 
     Raises
     ------
-    TypeError
-        If ``W`` is not a finite, non-zero 2-D numeric array or ``rate`` is not a real number.
+    ValueError
+        If ``W`` is not a finite, non-zero 2-D numeric array (a misuse of the check).
 
     Examples
     --------
     >>> import numpy as np
     >>> check_stable_rate(np.array([[1.0, 0.0], [0.0, 2.0]]), 1.0)
-    ✔ 2 / lambda_max(W'W/N) = 1: rates below converge, rates above diverge
+    ✔ the bound is 1: rates below converge, rates above diverge
     True
+    >>> check_stable_rate(np.array([[1.0, 0.0], [0.0, 2.0]]), ...)
+    ✘ not answered yet: replace the `...` of the stub. Take the eigenvalues of W'W/N (N = number of rows) and use the largest one.
+    False
     """
     A = _matrix("W", W)
-    r = _scalar("rate", rate)
+    ok, r = _scalar_answer(rate, "rate")
+    if not ok:
+        return report(False, r)
     lam = _eigs(A)
     expected = 2.0 / lam[-1]
-    if math.isclose(r, expected, rel_tol=1e-6):
-        return _report(True, f"2 / lambda_max(W'W/N) = {expected:.6g}: rates below converge, rates above diverge")
-    if math.isclose(r, expected / 2.0, rel_tol=1e-6):
-        return _report(False, f"{r:.6g} is 1 / lambda_max: the bound is 2 / lambda_max(W'W/N)")
-    if math.isclose(r, 2.0 / (lam[-1] * A.shape[0]), rel_tol=1e-6):
-        return _report(False, f"{r:.6g} uses W'W without dividing by N = {A.shape[0]}: the cost is the *mean* squared error")
-    if math.isclose(r, 2.0 / lam[0], rel_tol=1e-6):
-        return _report(False, f"{r:.6g} uses the smallest eigenvalue: stability is decided by the largest one")
-    return _report(False, f"{r:.6g} is not 2 / lambda_max(W'W/N) = {expected:.6g}")
+    if _close(r, expected):
+        return report(True, f"the bound is {expected:.6g}: rates below converge, rates above diverge")
+    if _close(r, expected / 2.0):
+        return report(False, f"{r:.6g} is 1 / lambda_max; the bound has a 2 in the numerator")
+    if _close(r, 2.0 / (lam[-1] * A.shape[0])):
+        return report(False, f"{r:.6g} uses W'W without dividing by N = {A.shape[0]}: the cost is the *mean* squared error")
+    if _close(r, 2.0 / lam[0]):
+        return report(False, f"{r:.6g} uses the smallest eigenvalue: stability is decided by the largest one")
+    if _close(r, 2.0 / float(np.sum(lam))):
+        return report(False, f"{r:.6g} is 2 / tr R, the mean-square bound of the sample-by-sample rule; "
+                             "batch gradient descent is limited by lambda_max only")
+    return report(False, f"{r:.6g} is not the bound (it differs by {100 * abs(r / expected - 1):.3g} %): "
+                         "use 2 over the largest eigenvalue of W'W/N")
 
 
-def check_delta_rule_epoch(func: Callable[[np.ndarray, np.ndarray, np.ndarray, float], Any]) -> bool:
-    """Check one epoch of the delta (Widrow-Hoff, LMS) rule (chapter 4, exercise 2).
+@student_check("Write the body of delta_rule_epoch: loop over the rows and update w after each one.")
+def check_delta_rule_epoch(func: Callable[..., Any]) -> bool:
+    """Check one epoch of the delta (Widrow-Hoff, LMS) rule (chapter 6, exercise 2).
 
-    ``func(w, W, d, gamma)`` must present the rows of ``W`` in order and, after each row
-    ``x_k``, update ``w <- w + gamma (d_k - x_k . w) x_k``; it returns the final weights and
-    does not modify its argument ``w``.
+    Your ``func(w, W, d, gamma)`` is called on small random data and compared with the rule
+    of equation (eq-delta-rule) applied row after row, in the given order.
 
     Parameters
     ----------
     func : callable
         ``func(w, W, d, gamma)`` with ``w`` (p,), ``W`` (N, p), ``d`` (N,), ``gamma`` float,
-        returning an array of shape (p,).
+        returning the new weights, shape (p,), without modifying ``w``.
 
     Returns
     -------
     bool
 
-    Raises
-    ------
-    TypeError
-        If ``func`` is not callable.
-
     Examples
     --------
-    >>> import numpy as np
-    >>> def epoch(w, W, d, gamma):
-    ...     w = np.array(w, dtype=float)
-    ...     for x, dk in zip(W, d):
-    ...         w = w + gamma * (dk - x @ w) * x
-    ...     return w
-    >>> check_delta_rule_epoch(epoch)
-    ✔ one delta-rule step per row, in order: this is the Widrow-Hoff (LMS) rule
-    True
+    >>> check_delta_rule_epoch(lambda w, W, d, gamma: None)
+    ✘ your function returned None: did you forget `return`?
+    False
     """
-    if not callable(func):
-        raise TypeError(f"func must be a function of (w, W, d, gamma), got {type(func).__name__}")
     rng = np.random.default_rng(20261201)
     N, p = 12, 3
     W = rng.normal(size=(N, p))
@@ -154,51 +153,53 @@ def check_delta_rule_epoch(func: Callable[[np.ndarray, np.ndarray, np.ndarray, f
         wrong_sign = wrong_sign - gamma * (dk - x @ wrong_sign) * x
 
     w_arg = w0.copy()
-    try:
-        got = np.asarray(func(w_arg, W.copy(), d.copy(), gamma), dtype=float)
-    except Exception as exc:  # the student's code failed: say how
-        return _report(False, f"your function raised {type(exc).__name__}: {exc}")
-    if got.shape != (p,):
-        return _report(False, f"the function must return the {p} weights, shape ({p},), got shape {got.shape}")
-    if not np.all(np.isfinite(got)):
-        return _report(False, "the returned weights contain NaN or inf")
+    ok, out = call_answer(func, w_arg, W.copy(), d.copy(), gamma)
+    if not ok:
+        return report(False, out)
+    ok, got = as_answer_array(out, "the returned weights", shape=(p,))
+    if not ok:
+        return report(False, got)
     if not np.array_equal(w_arg, w0):
-        return _report(False, "the function modified its argument w in place: copy it first (w = np.array(w, dtype=float))")
-    if np.allclose(got, expected, rtol=1e-10, atol=1e-12):
-        return _report(True, "one delta-rule step per row, in order: this is the Widrow-Hoff (LMS) rule")
-    if np.allclose(got, batch, rtol=1e-10, atol=1e-12) or np.allclose(got, batch_mean, rtol=1e-10, atol=1e-12):
-        return _report(False, "that is one batch gradient step: the delta rule updates w after *each* row, using the new w")
-    if np.allclose(got, wrong_sign, rtol=1e-10, atol=1e-12):
-        return _report(False, "wrong sign: the error is e = d_k - x_k . w and the step is + gamma e x_k (downhill)")
-    return _report(False, "the weights differ from w <- w + gamma (d_k - x_k . w) x_k applied row after row")
+        return report(False, "the function modified its argument w in place: work on a copy of w")
+
+    def close(a: np.ndarray, b: np.ndarray) -> bool:   # float32 arithmetic passes
+        return bool(np.allclose(a, b, rtol=1e-5, atol=1e-7))
+
+    if close(got, expected):
+        return report(True, "one delta-rule step per row, in order: this is the Widrow-Hoff (LMS) rule")
+    if close(got, batch) or close(got, batch_mean):
+        return report(False, "that is one batch gradient step: the delta rule updates w after *each* row, using the new w")
+    if close(got, wrong_sign):
+        return report(False, "wrong sign: the error is e = d_k - x_k . w and the step goes downhill, along + e x_k")
+    return report(False, "the weights differ from the delta rule applied row after row: "
+                         "each error must use the weights updated by the previous row")
 
 
+@student_check("Use the factor 1 - lambda_min/lambda_max per epoch and solve factor**k = tol for k.")
 def check_epoch_prediction(W: Any, epochs: Any, tol: float = 1e-6) -> bool:
-    """Check a predicted number of epochs of batch gradient descent (chapter 4, exercise 3).
+    """Check a predicted number of epochs of batch gradient descent (chapter 6, exercise 3).
 
-    With the rate ``gamma = 1 / lambda_max(W'W/N)`` the slowest error component shrinks by
-    ``1 - lambda_min / lambda_max`` per epoch, so it takes
-    ``k = ceil(log(tol) / log(1 - lambda_min / lambda_max))`` epochs to shrink it by ``tol``.
+    The rate is ``gamma = 1 / lambda_max(W'W/N)``; the prediction is the number of epochs
+    after which the slowest error component has shrunk by the factor ``tol``.
 
     Parameters
     ----------
     W : array_like, shape (N, p)
         Regressor (full column rank).
     epochs : int or float
-        The predicted number of epochs.
+        Your predicted number of epochs.
     tol : float, default 1e-6
         Factor by which the slowest error component must shrink, in ]0, 1[.
 
     Returns
     -------
     bool
-        True if ``epochs`` is within 2 % (or one epoch) of ``k``.
+        True if ``epochs`` is within 2 % (or one epoch) of the exact count.
 
     Raises
     ------
-    TypeError
-        If ``W`` or ``epochs`` is malformed, ``tol`` is not in ]0, 1[, or ``W`` is rank
-        deficient (then the slowest component never decays).
+    ValueError
+        If ``W`` is malformed or rank deficient, or ``tol`` is not in ]0, 1[ (misuse).
 
     Examples
     --------
@@ -209,26 +210,117 @@ def check_epoch_prediction(W: Any, epochs: Any, tol: float = 1e-6) -> bool:
     True
     """
     A = _matrix("W", W)
-    k_student = _scalar("epochs", epochs)
-    t = _scalar("tol", tol)
+    try:
+        t = float(tol)
+    except (TypeError, ValueError):
+        raise ValueError(f"tol must be a number in ]0, 1[, got {tol!r}") from None
     if not 0.0 < t < 1.0:
-        raise TypeError(f"tol must be in ]0, 1[, got {t}")
+        raise ValueError(f"tol must be in ]0, 1[, got {t}")
+    ok, k_student = _scalar_answer(epochs, "epochs")
+    if not ok:
+        return report(False, k_student)
     lam = _eigs(A)
     if lam[0] <= lam[-1] * max(A.shape) * np.finfo(float).eps:
-        raise TypeError("W is rank deficient: lambda_min = 0 and the slowest component never decays")
+        raise ValueError("W is rank deficient: lambda_min = 0 and the slowest component never decays")
     kappa = lam[-1] / lam[0]
     rho = 1.0 - 1.0 / kappa
-    if rho <= 0.0:  # every eigenvalue equal: one step of rate 1/lambda is exact
-        k = 1
-    else:
-        k = math.ceil(math.log(t) / math.log(rho))
+    k = 1 if rho <= 0.0 else math.ceil(math.log(t) / math.log(rho))
     if abs(k_student - k) <= max(1.0, 0.02 * k):
-        return _report(True, f"{k} epochs: the slowest mode shrinks by 1 - 1/kappa = {rho:.4g} per epoch (kappa = {kappa:.4g})")
+        return report(True, f"{k} epochs: the slowest mode shrinks by 1 - 1/kappa = {rho:.4g} per epoch (kappa = {kappa:.4g})")
     k_cond = math.ceil(math.log(t) / math.log(1.0 - 1.0 / math.sqrt(kappa))) if kappa > 1 else 1
     if abs(k_student - k_cond) <= max(1.0, 0.02 * k_cond):
-        return _report(False, "you used cond(W); the rate is set by kappa = lambda_max / lambda_min of W'W, i.e. cond(W)^2")
-    return _report(
-        False,
-        f"{k_student:g} epochs is not right (expected about {k}): the slowest component is multiplied by "
-        "1 - gamma lambda_min per epoch",
-    )
+        return report(False, "you used cond(W); the rate is set by kappa = lambda_max / lambda_min of W'W, i.e. cond(W)^2")
+    k_approx = kappa * math.log(1.0 / t)
+    if abs(k_student - k_approx) <= max(1.0, 0.02 * k_approx) and abs(k_approx - k) > max(1.0, 0.02 * k):
+        return report(False, "that is the approximation kappa ln(1/tol); use the exact factor 1 - 1/kappa")
+    return report(False, f"{k_student:g} epochs is off by more than 2 %: the slowest component is multiplied "
+                         "by 1 - gamma lambda_min per epoch")
+
+
+def _landweber_errors(W: np.ndarray, y: np.ndarray, w0: np.ndarray, truth: np.ndarray, ks: np.ndarray,
+                      rate: float) -> np.ndarray:
+    """Relative error ``||w_k - truth|| / ||truth||`` of batch Adaline after ``k`` epochs."""
+    _, s, Vt = np.linalg.svd(W, full_matrices=False)
+    N = W.shape[0]
+    gamma = rate * 2.0 / (s[0] ** 2 / N)
+    w_ls = Vt.T @ ((Vt @ (W.T @ y)) / s**2)
+    c0 = Vt @ (w0 - w_ls)
+    filt = (1.0 - gamma * s[None, :] ** 2 / N) ** ks[:, None]
+    w = w_ls + (filt * c0) @ Vt
+    return np.linalg.norm(w - truth, axis=1) / np.linalg.norm(truth)
+
+
+@student_check("Run adaline_batch from the prior, watch the residual, and stop when it reaches the noise level.")
+def check_early_stopping(epochs: Any, W: Any, y: Any, w0: Any, truth: Any, rate: float = 0.9) -> bool:
+    """Judge an early-stopping budget for batch Adaline started at a prior (chapter 6, ex. 4).
+
+    Batch Adaline with the rate ``rate * 2 / lambda_max(W'W/N)``, started at ``w0`` and
+    stopped after ``epochs`` epochs, is compared by its error against ``truth`` with the
+    prior itself and with the best budget in hindsight (which needs the truth, which you
+    did not have).
+
+    Parameters
+    ----------
+    epochs : int
+        Your budget (a non-negative whole number).
+    W : array_like, shape (N, p)
+        The regressor (full column rank).
+    y : array_like, shape (N,)
+        The measured torques.
+    w0 : array_like, shape (p,)
+        The prior the training starts from.
+    truth : array_like, shape (p,)
+        The true parameters (known in a simulation only).
+    rate : float, default 0.9
+        Fraction of the stable bound used as learning rate, in ]0, 1[.
+
+    Returns
+    -------
+    bool
+        True when the error at your budget is at most 80 % of the prior's: the data improved
+        on the prior without drowning it in noise.
+
+    Raises
+    ------
+    ValueError
+        On malformed or mismatched problem data or a ``rate`` outside ]0, 1[ (misuse).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> W = np.diag([10.0, 0.01]); y = W @ [1.0, 1.0] + [0.0, 0.5]
+    >>> check_early_stopping(-3, W, y, [0.9, 0.9], [1.0, 1.0])
+    ✘ epochs must be a whole number >= 0, got -3
+    False
+    """
+    A = _matrix("W", W)
+    N, p = A.shape
+    yy = np.asarray(y, dtype=float)
+    prior = np.asarray(w0, dtype=float)
+    th = np.asarray(truth, dtype=float)
+    if yy.shape != (N,) or prior.shape != (p,) or th.shape != (p,):
+        raise ValueError(f"y must have shape ({N},), w0 and truth shape ({p},); got {yy.shape}, "
+                         f"{prior.shape}, {th.shape}")
+    if not (np.all(np.isfinite(yy)) and np.all(np.isfinite(prior)) and np.all(np.isfinite(th))) or not np.any(th):
+        raise ValueError("y, w0 and truth must be finite and truth not all zero")
+    if not 0.0 < float(rate) < 1.0:
+        raise ValueError(f"rate must be in ]0, 1[, got {rate!r}")
+    ok, k = _scalar_answer(epochs, "epochs")
+    if not ok:
+        return report(False, k)
+    if k < 0 or k != math.floor(k):
+        return report(False, f"epochs must be a whole number >= 0, got {k:g}")
+    grid = np.unique(np.r_[0, np.geomspace(1, 1e7, 400).astype(np.int64)])
+    errs = _landweber_errors(A, yy, prior, th, grid.astype(float), float(rate))
+    best = int(np.argmin(errs))
+    e_k = float(_landweber_errors(A, yy, prior, th, np.array([k]), float(rate))[0])
+    e_prior = float(errs[0])
+    hint = "train longer" if k < grid[best] else "stop earlier"
+    if e_k <= IMPROVEMENT * e_prior:
+        return report(True, f"{k:g} epochs: error {100 * e_k:.3g} % against {100 * e_prior:.3g} % for the prior "
+                            f"(the best budget in hindsight, {grid[best]} epochs, gives {100 * errs[best]:.3g} %)")
+    if e_k >= e_prior:
+        return report(False, f"after {k:g} epochs the error ({100 * e_k:.3g} %) is not below the prior's "
+                             f"({100 * e_prior:.3g} %): {hint}")
+    return report(False, f"{k:g} epochs give {100 * e_k:.3g} %, hardly better than the prior's "
+                         f"{100 * e_prior:.3g} %: {hint}")

@@ -1,4 +1,10 @@
-"""Checks of the exercises of chapter 2 (full and base inertial parameters)."""
+"""Checks of the exercises of chapter 2 (full and base inertial parameters).
+
+Every check prints one line, ✔ or ✘ with what to do next, and returns ``True`` or ``False``.
+An untouched stub (an answer still holding ``...``, ``None``, a wrong type or shape) is
+reported, never raised; only a misuse of the check itself (e.g. not passing a robot)
+raises (see :mod:`robidlib.checks._report`).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +15,9 @@ import sympy as sp
 
 from ..base import base_parameters, random_states
 from ..regressor import regressor
-from ._report import report as _report
+from ._report import as_answer_array, report as _report, student_check
 
-__all__ = ["check_base_parameters", "check_null_direction", "check_tolerance"]
+__all__ = ["check_base_parameters", "check_null_direction", "check_tolerance", "check_svd_qr_map"]
 
 
 def _robot(robot: Any) -> None:
@@ -19,46 +25,72 @@ def _robot(robot: Any) -> None:
         raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
 
 
+@student_check("Write the base parameters as a list of strings, one linear combination each.")
 def check_base_parameters(robot: Any, answer: Sequence[str | sp.Expr]) -> bool:
     """Check a set of base parameters written as linear combinations of standard parameters.
 
     Any valid set is accepted, not only the one :func:`robidlib.base.base_parameters` prints:
     the answer is right when it has as many entries as the rank, its entries are linearly
     independent, and each entry is unaffected by every null-space direction of the regressor
-    (so it is identifiable).
+    (so it is identifiable). Coefficients are compared to a relative precision of ``1e-8``.
 
     Parameters
     ----------
     robot : SerialRobot
     answer : sequence of str or sympy expressions
-        E.g. ``["m1 + m2", "mx2", "my2", "Izz2"]``, using the robot's parameter names.
+        One linear combination per base parameter, written with the robot's parameter names
+        (``robot.param_names``) and numeric coefficients, such as ``"Izz1 + 0.09*m3"``.
 
     Returns
     -------
     bool
+
+    Raises
+    ------
+    TypeError
+        If ``robot`` is not a robot.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> check_base_parameters(planar_2r(), ["Izz1", "Izz2"])
+    ✘ you gave 2 base parameters; this robot has 6
+    False
     """
     _robot(robot)
-    if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
-        raise TypeError("answer must be a list of expressions such as ['m1 + m2', 'Izz2']")
+    if answer is None:
+        return _report(False, "answer is None: did you forget to assign it?")
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, (Sequence, np.ndarray)):
+        return _report(False, "answer must be a list of expressions such as ['m1 + m2', 'Izz2'], "
+                              f"got {type(answer).__name__}")
     names = list(robot.param_names)
     symbols = {n: sp.Symbol(n) for n in names}
     rows = []
     for item in answer:
         try:
             expr = sp.sympify(item, locals=symbols) if isinstance(item, str) else sp.sympify(item)
-        except (sp.SympifyError, SyntaxError, TypeError) as exc:
-            raise TypeError(f"cannot read {item!r} as an expression: {exc}") from None
+        except (sp.SympifyError, SyntaxError, TypeError, AttributeError) as exc:
+            return _report(False, f"cannot read {item!r} as an expression ({type(exc).__name__}); "
+                                  "write e.g. 'm1 + 2*m2'")
         unknown = sorted(str(s) for s in expr.free_symbols if str(s) not in symbols)
         if unknown:
             return _report(False, f"{item!r} uses unknown names {unknown}; use {names[:3]}...")
         if not expr.is_polynomial(*symbols.values()) or sp.Poly(expr, *symbols.values()).total_degree() > 1:
             return _report(False, f"{item!r} is not a linear combination of standard parameters")
-        rows.append([float(expr.coeff(symbols[n])) for n in names])
+        try:
+            row = [float(expr.coeff(symbols[n])) for n in names]
+        except TypeError:
+            return _report(False, f"{item!r} has a coefficient that is not a real number")
+        if sp.simplify(expr - sum(c * symbols[n] for c, n in zip(row, names))) != 0:
+            return _report(False, f"{item!r} has a constant term; base parameters are linear combinations")
+        rows.append(row)
     bp = base_parameters(robot, method="svd", rng=0)
     C = np.array(rows, dtype=float).reshape(len(rows), len(names))
     if C.shape[0] != bp.rank:
         return _report(False, f"you gave {C.shape[0]} base parameters; this robot has {bp.rank}")
-    if np.linalg.matrix_rank(C, tol=1e-9) < bp.rank:
+    if not np.all(np.isfinite(C)):
+        return _report(False, "a coefficient is NaN or infinite")
+    if np.linalg.matrix_rank(C, tol=1e-9 * max(1.0, float(np.abs(C).max()))) < bp.rank:
         return _report(False, "your base parameters are not linearly independent")
     leak = np.abs(C @ bp.V2).max(axis=1) if bp.V2.size else np.zeros(len(rows))
     scale = np.maximum(1.0, np.abs(C).max(axis=1))
@@ -68,53 +100,154 @@ def check_base_parameters(robot: Any, answer: Sequence[str | sp.Expr]) -> bool:
     return _report(True, f"a valid set of {bp.rank} base parameters")
 
 
+@student_check("Set the entries of the parameter change so that no torque changes.")
 def check_null_direction(robot: Any, d: Any) -> bool:
     """Check a parameter change ``d`` that changes no torque of ``robot`` for any motion.
+
+    The torque change ``Y d`` on 50 random states must be below ``1e-9`` of the torque scale
+    ``max|Y| max|d|``.
 
     Parameters
     ----------
     robot : SerialRobot
-    d : array_like, shape (10 n,)
+    d : array_like, shape (p,)
+        One entry per standard parameter (``robot.param_names``).
 
     Returns
     -------
     bool
+
+    Raises
+    ------
+    TypeError
+        If ``robot`` is not a robot.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> check_null_direction(planar_2r(), np.zeros(20))
+    ✘ d is zero: a null-space direction must change some parameter
+    False
     """
     _robot(robot)
-    try:
-        d = np.asarray(d, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"d must be a numeric vector, got {type(d).__name__}") from None
     p = len(robot.param_names)
-    if d.shape != (p,):
-        return _report(False, f"d must have shape ({p},), one entry per standard parameter; got {d.shape}")
-    if not np.all(np.isfinite(d)) or np.abs(d).max() == 0:
-        return _report(False, "d must be finite and not zero")
+    ok, d = as_answer_array(d, "d", shape=(p,))
+    if not ok:
+        return _report(False, d + " (one entry per standard parameter)")
+    if np.abs(d).max() == 0:
+        return _report(False, "d is zero: a null-space direction must change some parameter")
     q, qd, qdd = random_states(robot, 50, rng=12345)
-    dtau = regressor(robot, q, qd, qdd) @ d
-    scale = np.abs(regressor(robot, q, qd, qdd)).max() * np.abs(d).max()
+    Y = regressor(robot, q, qd, qdd)
+    dtau = Y @ d
+    scale = np.abs(Y).max() * np.abs(d).max()
     worst = float(np.abs(dtau).max())
     ok = worst <= 1e-9 * scale
     return _report(ok, "no torque changes: d is in the null space" if ok else
                    f"d changes the torques by up to {worst:.3g}: it is not in the null space")
 
 
-def check_tolerance(robot: Any, tol: float) -> bool:
+@student_check("Read a tolerance off your plot and assign it (a positive number).")
+def check_tolerance(robot: Any, tol: Any) -> bool:
     """Check a rank tolerance chosen from a singular-value plot of ``robot``'s regressor.
 
     The tolerance is right when it gives the robot's number of base parameters on the
     default random states of :func:`robidlib.base.base_parameters`.
 
+    Parameters
+    ----------
+    robot : SerialRobot
+    tol : float
+        The tolerance, in the units of the singular values.
+
     Returns
     -------
     bool
+
+    Raises
+    ------
+    TypeError
+        If ``robot`` is not a robot.
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r
+    >>> check_tolerance(planar_2r(), 1e3)
+    ✘ tolerance 1e+03 gives rank 0, but the robot has 6 base parameters
+    False
     """
     _robot(robot)
-    if isinstance(tol, bool) or not isinstance(tol, (int, float, np.floating, np.integer)):
-        raise TypeError(f"tol must be a number, got {type(tol).__name__}")
-    if not np.isfinite(tol) or tol <= 0:
-        return _report(False, f"a tolerance must be positive and finite, got {tol}")
+    if isinstance(tol, (str, bytes, bool)):
+        return _report(False, f"tol must be a number, got {type(tol).__name__} {tol!r}")
+    ok, t = as_answer_array(tol, "tol", shape=())
+    if not ok:
+        return _report(False, t)
+    t = float(t)
+    if t <= 0:
+        return _report(False, f"a tolerance must be positive, got {t:g}")
     ref = base_parameters(robot, method="svd", rng=0)
-    r = int(np.count_nonzero(ref.singular_values > tol))
+    r = int(np.count_nonzero(ref.singular_values > t))
     ok = r == ref.rank
-    return _report(ok, f"tolerance {tol:.3g} gives rank {r}" + ("" if ok else f", but the robot has {ref.rank} base parameters"))
+    return _report(ok, f"tolerance {t:.3g} gives rank {r}"
+                   + ("" if ok else f", but the robot has {ref.rank} base parameters"))
+
+
+@student_check("Compute the r x r matrix B from the two BaseParameters objects.")
+def check_svd_qr_map(bp_svd: Any, bp_qr: Any, B: Any) -> bool:
+    """Check the matrix ``B`` with ``bp_svd.beta(pi) == B @ bp_qr.beta(pi)`` for every ``pi``.
+
+    Both arguments must come from :func:`robidlib.base.base_parameters` for the same
+    regressor (same parameter names and rank), one with ``method="svd"``, one with
+    ``method="qr"``. The identity is tested on 20 random parameter vectors to a relative
+    precision of ``1e-6``.
+
+    Parameters
+    ----------
+    bp_svd, bp_qr : BaseParameters
+        The SVD and the QR base parameters of one robot or regressor.
+    B : array_like, shape (r, r)
+        The answer.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    TypeError
+        If ``bp_svd`` or ``bp_qr`` is not a BaseParameters object.
+    ValueError
+        If they are not an SVD and a QR result of the same parameters.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.base import base_parameters
+    >>> from robidlib.models import planar_2r
+    >>> arm = planar_2r()
+    >>> bp_svd, bp_qr = base_parameters(arm, method="svd"), base_parameters(arm)
+    >>> check_svd_qr_map(bp_svd, bp_qr, np.eye(5))
+    ✘ B must have shape (6, 6), got (5, 5)
+    False
+    """
+    for name, bp in (("bp_svd", bp_svd), ("bp_qr", bp_qr)):
+        if not all(hasattr(bp, a) for a in ("beta", "rank", "names", "method")):
+            raise TypeError(f"{name} must be a BaseParameters object, got {type(bp).__name__}")
+    if (bp_svd.method, bp_qr.method) != ("svd", "qr"):
+        raise ValueError(f"give the SVD result first and the QR result second, got methods "
+                         f"{bp_svd.method!r} and {bp_qr.method!r}")
+    if tuple(bp_svd.names) != tuple(bp_qr.names) or bp_svd.rank != bp_qr.rank:
+        raise ValueError("bp_svd and bp_qr must describe the same parameters with the same rank")
+    r = bp_qr.rank
+    ok, Bm = as_answer_array(B, "B", shape=(r, r))
+    if not ok:
+        return _report(False, Bm)
+    pis = np.random.default_rng(3).normal(size=(20, len(bp_qr.names)))
+    lhs = np.array([bp_svd.beta(x) for x in pis])
+    rhs = np.array([Bm @ bp_qr.beta(x) for x in pis])
+    err = float(np.abs(lhs - rhs).max() / max(np.abs(lhs).max(), 1e-300))
+    if err > 1e-6:
+        return _report(False, f"B beta_qr differs from beta_svd by {err:.2g} (relative): "
+                              "compare the two maps on a parameter vector with a single non-zero entry")
+    cond = float(np.linalg.cond(Bm))
+    return _report(True, f"beta_svd = B beta_qr for every pi; B is invertible (cond {cond:.3g})")

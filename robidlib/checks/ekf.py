@@ -1,8 +1,11 @@
-"""Checks of the exercises of chapter 6 (the extended Kalman filter).
+"""Checks of the exercises of chapter 8 (the extended Kalman filter).
 
-Every check prints one line of feedback (a tick or a cross and what is wrong) and returns
-``True`` or ``False``; a malformed answer (not callable, not numbers, not names) raises
-``TypeError``.
+Every check prints one line of feedback (a tick or a cross and what to do next) and returns
+``True`` or ``False``. It never raises because of the answer: an untouched stub, a function
+that returns ``None`` or raises, a list, a ``float32`` value, NaN, text or a wrong shape all get
+a ✘ with a hint (:mod:`robidlib.checks._report`). Only a misuse of the check itself (an
+argument the chapter passes that is not what the exercise states, e.g. a negative time step)
+raises ``ValueError``.
 """
 
 from __future__ import annotations
@@ -12,95 +15,116 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ._report import report as _report
+from ._report import as_answer_array, call_answer, report, student_check
 
 __all__ = [
     "check_euler_bias_order",
     "check_unobservable_at_rest",
     "check_nees_function",
+    "check_arm_process_noise",
 ]
 
 #: Parameter names of the pendulum (robidlib.models.Pendulum): a = [I + m l^2, m g l, b].
 PENDULUM_NAMES = ("a1", "a2", "a3")
 
+#: Relative tolerance of a computed number: four significant digits, so that a rounded
+#: answer or a float32 computation is accepted.
+RTOL = 1e-3
 
-def _positive_vector(name: str, x: Any) -> np.ndarray:
-    """``x`` as a 1-D array of finite positive numbers (at least 3), else TypeError."""
-    if isinstance(x, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence of numbers, got {type(x).__name__}")
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a sequence of numbers, got {type(x).__name__}") from None
-    if a.ndim != 1 or a.size < 3:
-        raise TypeError(f"{name} must be a 1-D sequence of at least 3 numbers, got shape {a.shape}")
-    if not np.all(np.isfinite(a)) or np.any(a <= 0):
-        raise TypeError(f"{name} must hold finite positive numbers, got {a.tolist()}")
-    return a
+#: Relative tolerance of the NEES function: the same function in float32 differs by up to
+#: cond(P) * 6e-8 (about 1e-5 for the test covariances); the wrong answers the check names
+#: differ by far more.
+RTOL_NEES = 1e-4
 
 
-def check_euler_bias_order(dts: Sequence[float], biases: Sequence[float]) -> bool:
-    """Check that the bias of an Euler-discretised EKF shrinks like ``dt`` (chapter 6, exercise 1).
+def _numbers(value: Any, what: str) -> tuple[bool, Any]:
+    """An answer as a 1-D float array (lists, tuples, any real dtype), or a message."""
+    if isinstance(value, (str, bytes)):
+        return False, f"{what} must be numbers, got the text {value!r}"
+    ok, arr = as_answer_array(value, what)
+    if not ok:
+        return False, arr
+    if arr.dtype == bool or np.asarray(value).dtype == bool:
+        return False, f"{what} must be numbers, got booleans"
+    if arr.ndim != 1:
+        return False, f"{what} must be a flat list of numbers, got shape {arr.shape}"
+    return True, arr
+
+
+@student_check("For each dt, run the Euler filter on exact angle samples and append "
+               "max |a_hat / a - 1| to biases.")
+def check_euler_bias_order(dts: Any, biases: Any) -> bool:
+    """Check that the bias of an Euler-discretised EKF shrinks like ``dt`` (chapter 8, exercise 1).
 
     Explicit Euler has a local error ``O(dt^2)`` and a global error ``O(dt)``: the parameter
     bias it causes should fall roughly in proportion to the time step.  The check fits
-    ``log(bias) = c + s log(dt)`` by least squares and accepts a slope ``0.7 <= s <= 1.3``.
+    ``log(bias) = c + s log(dt)`` by least squares and accepts a slope ``0.7 <= s <= 1.3``
+    (an order is a rough property: the noise and the record length move it a little).
 
     Parameters
     ----------
     dts : sequence of float, length >= 3
-        Time steps (s), all different.
+        Time steps (s), all different and positive.
     biases : sequence of float, same length
-        The absolute relative parameter errors (e.g. ``max |a_hat / a - 1|``) at those steps.
+        The relative parameter errors at those steps (positive numbers).
 
     Returns
     -------
     bool
 
-    Raises
-    ------
-    TypeError
-        If either argument is not a sequence of at least three finite positive numbers, the
-        lengths differ, or the time steps repeat.
-
     Examples
     --------
-    >>> check_euler_bias_order([0.02, 0.01, 0.005], [0.04, 0.021, 0.0098])
-    ✔ the bias falls like dt^1.01: first order, as the global error of Euler's method
-    True
+    >>> check_euler_bias_order([0.02, 0.01, 0.005], [0.04, 0.02])
+    ✘ dts has 3 time steps but biases has 2 values: append one bias per time step
+    False
+    >>> check_euler_bias_order([0.02, 0.01, 0.005], ...)
+    ✘ not answered yet: replace the `...` of the stub. For each dt, run the Euler filter on exact angle samples and append max |a_hat / a - 1| to biases.
+    False
     """
-    h = _positive_vector("dts", dts)
-    b = _positive_vector("biases", biases)
+    ok, h = _numbers(dts, "dts")
+    if not ok:
+        return report(False, h)
+    ok, b = _numbers(biases, "biases")
+    if not ok:
+        return report(False, b)
+    if b.size == 0:
+        return report(False, "biases is empty: run the filter for each time step and append its bias")
     if h.size != b.size:
-        raise TypeError(f"dts and biases must have the same length, got {h.size} and {b.size}")
-    if np.unique(h).size != h.size:
-        raise TypeError(f"dts must all be different, got {h.tolist()}")
+        return report(False, f"dts has {h.size} time steps but biases has {b.size} values: "
+                             "append one bias per time step")
+    if h.size < 3:
+        return report(False, f"an order needs at least 3 time steps, got {h.size}")
+    if np.any(h <= 0) or np.unique(h).size != h.size:
+        return report(False, f"the time steps must be positive and all different, got {h.tolist()}")
+    if np.any(b <= 0):
+        return report(False, "the biases must be positive: take the absolute value of the relative error")
     slope = float(np.polyfit(np.log(h), np.log(b), 1)[0])
     if 0.7 <= slope <= 1.3:
-        return _report(True, f"the bias falls like dt^{slope:.2f}: first order, as the global error of Euler's method")
+        return report(True, f"the bias falls like dt^{slope:.2f}: first order, as the global error "
+                            "of Euler's method")
     if slope < 0:
-        return _report(False, f"the bias grows as dt shrinks (slope {slope:.2f}): are dts and biases in the same order?")
+        return report(False, f"the bias grows as dt shrinks (slope {slope:.2f}): are dts and biases "
+                             "in the same order?")
     if slope < 0.7:
-        return _report(
-            False,
-            f"slope {slope:.2f}: the bias hardly depends on dt - is something else (noise, the torque "
-            "hold, too short a record) larger than the discretisation error?",
-        )
-    return _report(False, f"slope {slope:.2f}: faster than first order - did you use RK4, or the squared error?")
+        return report(False, f"slope {slope:.2f}: the bias hardly depends on dt - is something else "
+                             "(noise, the torque hold, too short a record) larger than the "
+                             "discretisation error?")
+    return report(False, f"slope {slope:.2f}: faster than first order - did you use RK4, or the "
+                         "squared error?")
 
 
-def check_unobservable_at_rest(names: Sequence[str], q0: float = 0.5) -> bool:
-    """Check which pendulum parameters are unobservable at rest (chapter 6, exercise 2).
+@student_check("List the names (among 'a1', 'a2', 'a3') of the parameters the null space of the "
+               "observability matrix points along.")
+def check_unobservable_at_rest(names: Any, q0: float = 0.5) -> bool:
+    """Check which pendulum parameters are unobservable at rest (chapter 8, exercise 2).
 
-    The pendulum ``a1 qdd + a2 sin q + a3 qd = tau`` is held at rest at the angle ``q0`` by
-    the torque ``tau = a2 sin q0`` and its angle is measured.  With ``qd = qdd = 0`` the
-    columns ``qdd`` and ``qd`` of the regressor vanish: ``a1`` and ``a3`` leave no trace
-    in the measurements; ``a2`` is seen through the static balance unless ``sin q0 = 0``.
+    The pendulum ``a1 qdd + a2 sin q + a3 qd = tau`` is held at rest at the angle ``q0``
+    and its angle is measured.  Which parameters leave no trace in the measurements?
 
     Parameters
     ----------
     names : sequence of str
-        The unobservable parameters, among ``"a1"``, ``"a2"``, ``"a3"`` (any order).
+        Your unobservable parameters, among ``"a1"``, ``"a2"``, ``"a3"`` (any order).
     q0 : float, default 0.5
         The rest angle (rad) the answer is for.
 
@@ -110,70 +134,74 @@ def check_unobservable_at_rest(names: Sequence[str], q0: float = 0.5) -> bool:
 
     Raises
     ------
-    TypeError
-        If ``names`` is a string or holds something other than strings, or ``q0`` is not a
-        finite real number.
+    ValueError
+        If ``q0`` is not a finite real number (a misuse of the check).
 
     Examples
     --------
-    >>> check_unobservable_at_rest(["a3", "a1"])
-    ✔ at rest only the static balance a2 sin(q0) = tau is seen: a1 and a3 are unobservable
-    True
+    >>> check_unobservable_at_rest("a1")
+    ✘ names must be a list of names such as ['a1'], got the text 'a1'
+    False
     """
-    if isinstance(names, (str, bytes)) or not isinstance(names, (list, tuple, set, frozenset, np.ndarray)):
-        raise TypeError(f"names must be a list of parameter names such as ['a1'], got {type(names).__name__}")
-    got = list(names)
-    if not all(isinstance(s, (str, np.str_)) for s in got):
-        raise TypeError(f"names must hold strings such as 'a1', got {got!r}")
     if isinstance(q0, (bool, np.bool_, str, bytes)) or np.ndim(q0) != 0:
-        raise TypeError(f"q0 must be a real number (rad), got {type(q0).__name__}")
+        raise ValueError(f"q0 must be a real number (rad), got {q0!r}")
     q0 = float(q0)
     if not math.isfinite(q0):
-        raise TypeError(f"q0 must be finite, got {q0}")
+        raise ValueError(f"q0 must be finite, got {q0}")
+    if names is None:
+        return report(False, "names is None: did you forget to assign it?")
+    if isinstance(names, (str, bytes)):
+        return report(False, f"names must be a list of names such as ['a1'], got the text {names!r}")
+    try:
+        got = list(names)
+    except TypeError:
+        return report(False, f"names must be a list of names such as ['a1'], got {type(names).__name__}")
+    if not all(isinstance(s, (str, np.str_)) for s in got):
+        return report(False, f"names must hold strings such as 'a1', got {got!r}")
     unknown = sorted(set(got) - set(PENDULUM_NAMES))
     if unknown:
-        return _report(False, f"unknown parameter name(s) {unknown}: the pendulum has a1, a2, a3")
+        return report(False, f"unknown parameter name(s) {unknown}: the pendulum has a1, a2, a3")
     expected = {"a1", "a3"} if abs(math.sin(q0)) > 1e-9 else {"a1", "a2", "a3"}
     given = set(got)
     if given == expected:
         if expected == {"a1", "a2", "a3"}:
-            return _report(True, "at q0 = 0 even gravity gives no torque: no parameter is observable at rest")
-        return _report(True, "at rest only the static balance a2 sin(q0) = tau is seen: a1 and a3 are unobservable")
+            return report(True, "at q0 = 0 even gravity gives no torque: no parameter is observable at rest")
+        return report(True, "at rest only the static balance a2 sin(q0) = tau is seen: a1 and a3 "
+                            "are unobservable")
     if "a2" in given and "a2" not in expected:
-        return _report(False, "a2 is observable: it sets the torque a2 sin(q0) that holds the pendulum")
+        return report(False, "a2 is observable: it sets the torque a2 sin(q0) that holds the pendulum")
+    if not given:
+        return report(False, "the list is empty, but the observability matrix at rest is rank deficient: "
+                             "which states does its null space point along?")
     missing = sorted(expected - given)
-    return _report(False, f"{', '.join(missing)} also leave(s) no trace: which regressor columns vanish at rest?")
+    return report(False, f"{', '.join(missing)} also leave(s) no trace: which regressor columns "
+                         "vanish at rest?")
 
 
+@student_check("Complete the body of my_nees: return e' P^-1 e as a number, without forming P^-1.")
 def check_nees_function(func: Callable[[np.ndarray, np.ndarray], Any]) -> bool:
-    """Check a function computing the normalised estimation error squared (chapter 6, exercise 3).
+    """Check a function computing the normalised estimation error squared (chapter 8, exercise 3).
 
-    ``func(e, P)`` must return ``e' P^-1 e`` for one error vector ``e`` (shape ``(nx,)``) and
-    one covariance ``P`` (shape ``(nx, nx)``), as a number.
+    ``func(e, P)`` must return the NEES of one error vector ``e`` (shape ``(nx,)``) with its
+    covariance ``P`` (shape ``(nx, nx)``), as a number.  It is called on 20 random cases,
+    ``nx = 1 .. 5``, and must agree to a relative ``1e-4`` (four significant digits: a float32
+    computation passes).
 
     Parameters
     ----------
     func : callable
-        The student's function.
+        Your function.
 
     Returns
     -------
     bool
 
-    Raises
-    ------
-    TypeError
-        If ``func`` is not callable.
-
     Examples
     --------
-    >>> import numpy as np
-    >>> check_nees_function(lambda e, P: e @ np.linalg.solve(P, e))
-    ✔ e' P^-1 e is right on 20 random cases
-    True
+    >>> check_nees_function(lambda e, P: None)
+    ✘ your function returned None: did you forget `return`?
+    False
     """
-    if not callable(func):
-        raise TypeError(f"func must be a function of (e, P), got {type(func).__name__}")
     rng = np.random.default_rng(20261206)
     for case in range(20):
         nx = 1 + case % 5
@@ -181,18 +209,152 @@ def check_nees_function(func: Callable[[np.ndarray, np.ndarray], Any]) -> bool:
         P = G @ G.T + 0.1 * np.eye(nx)
         e = rng.normal(size=nx)
         expected = float(e @ np.linalg.solve(P, e))
-        try:
-            got = func(e.copy(), P.copy())
-            value = float(np.asarray(got, dtype=float).reshape(()))
-        except Exception as exc:  # the student's code failed: tell them how
-            return _report(False, f"your function raised {type(exc).__name__}: {exc}")
-        if math.isclose(value, expected, rel_tol=1e-8):
+        ok, got = call_answer(func, e.copy(), P.copy())
+        if not ok:
+            return report(False, got)
+        if isinstance(got, (str, bytes)):
+            return report(False, f"your function returned the text {got!r}: return a number")
+        ok, arr = as_answer_array(got, "the value your function returned")
+        if not ok:
+            return report(False, arr)
+        if arr.size != 1:
+            return report(False, f"for nx = {nx} your function returned shape {arr.shape}: the NEES is "
+                                 "one number per error vector")
+        value = float(arr.reshape(()))
+        if math.isclose(value, expected, rel_tol=RTOL_NEES):
             continue
-        if math.isclose(value, float(e @ P @ e), rel_tol=1e-8):
-            return _report(False, "you computed e' P e: the NEES weighs the error with the *inverse* of P")
-        if math.isclose(value, math.sqrt(expected), rel_tol=1e-8):
-            return _report(False, "you returned the square root: the NEES is the squared normalised error")
-        if math.isclose(value, float(np.sum(e**2 / np.diag(P))), rel_tol=1e-8) and nx > 1:
-            return _report(False, "you used only the diagonal of P: the correlations matter, use the full inverse")
-        return _report(False, f"for nx = {nx} expected {expected:.6g}, got {value:.6g}")
-    return _report(True, "e' P^-1 e is right on 20 random cases")
+        if math.isclose(value, float(e @ P @ e), rel_tol=RTOL_NEES):
+            return report(False, "you computed e' P e: the NEES weighs the error with the *inverse* of P")
+        if math.isclose(value, math.sqrt(expected), rel_tol=RTOL_NEES):
+            return report(False, "you returned the square root: the NEES is the squared normalised error")
+        if nx > 1 and math.isclose(value, float(np.sum(e**2 / np.diag(P))), rel_tol=RTOL_NEES):
+            return report(False, "you used only the diagonal of P: the correlations matter, use the "
+                                 "full matrix")
+        return report(False, f"for nx = {nx} expected {expected:.6g}, got {value:.6g}")
+    return report(True, "e' P^-1 e is right on 20 random cases")
+
+
+def _arm_mass_matrix(q: np.ndarray) -> np.ndarray:
+    from ..dynamics import mass_matrix
+    from ..models import planar_2r
+
+    return np.asarray(mass_matrix(planar_2r(), q), dtype=float)
+
+
+@student_check("Build the 12 x 12 Q: the (q, qd) block from dt and M(q)^-1, zeros for the "
+               "parameters.")
+def check_arm_process_noise(Q: Any, q: Sequence[float] = (-np.pi / 2, 0.0),
+                            sigma_tau: Sequence[float] = (0.02, 0.01), dt: float = 0.02) -> bool:
+    """Check a process-noise covariance designed from the torque noise of the 2R arm (chapter 8, exercise 4).
+
+    The augmented state of the planar 2R arm of chapter 8 is ``[q1, q2, qd1, qd2, beta]``
+    with 8 base parameters (``planar_2r`` with viscous friction).  Its measured joint
+    torques carry independent white noise of standard deviations ``sigma_tau``, held over
+    each step ``dt``; the parameters are exact constants.  ``Q`` is the covariance this
+    noise adds to the state over one step, linearised at the posture ``q`` (at rest).
+    Each block (angles, angles-velocities, velocities) is compared to a relative ``1e-3``
+    of its own largest entry (the angle block is ``dt^2 / 4`` times smaller than the
+    velocity block).
+
+    Parameters
+    ----------
+    Q : array_like, shape (12, 12)
+        Your process-noise covariance.
+    q : sequence of 2 float, default (-pi/2, 0)
+        The posture (rad), the hanging arm.
+    sigma_tau : sequence of 2 float, default (0.02, 0.01)
+        Torque noise of each joint (N m).
+    dt : float, default 0.02
+        Time step (s).
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        If ``q``, ``sigma_tau`` or ``dt`` are not what the exercise states (finite; positive
+        noise and step): a misuse of the check.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_arm_process_noise(np.zeros((12, 12)))
+    ✘ Q is zero: the torque noise moves the arm, so Q has a non-zero (q, qd) block
+    False
+    """
+    qq = np.asarray(q, dtype=float)
+    st = np.asarray(sigma_tau, dtype=float)
+    if qq.shape != (2,) or not np.all(np.isfinite(qq)):
+        raise ValueError(f"q must be 2 finite angles (rad), got {q!r}")
+    if st.shape != (2,) or not np.all(np.isfinite(st)) or np.any(st <= 0):
+        raise ValueError(f"sigma_tau must be 2 positive numbers (N m), got {sigma_tau!r}")
+    if isinstance(dt, (bool, np.bool_)) or not isinstance(dt, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(float(dt)) or dt <= 0:
+        raise ValueError(f"dt must be a positive number (s), got {dt!r}")
+    dt = float(dt)
+    if isinstance(Q, (str, bytes)):
+        return report(False, f"Q must be a 12 x 12 matrix of numbers, got the text {Q!r}")
+    ok, A = as_answer_array(Q, "Q", shape=(12, 12))
+    if not ok:
+        return report(False, A)
+    scale = float(np.max(np.abs(A)))
+    if scale == 0:
+        return report(False, "Q is zero: the torque noise moves the arm, so Q has a non-zero (q, qd) block")
+    if np.max(np.abs(A - A.T)) > 1e-9 * scale:
+        return report(False, "Q is not symmetric: a covariance matrix equals its transpose")
+    if np.max(np.abs(A[4:, :])) > 1e-9 * scale or np.max(np.abs(A[:, 4:])) > 1e-9 * scale:
+        return report(False, "the parameter rows and columns must be zero: the parameters are exact "
+                             "constants, the torque noise does not change them")
+    Minv = np.linalg.inv(_arm_mass_matrix(qq))
+    C = Minv @ np.diag(st**2) @ Minv.T                     # covariance of M^-1 d_tau
+    expected = np.zeros((4, 4))
+    expected[:2, :2] = dt**4 / 4 * C
+    expected[:2, 2:] = expected[2:, :2] = dt**3 / 2 * C
+    expected[2:, 2:] = dt**2 * C
+    B = A[:4, :4]
+
+    def close(X: np.ndarray) -> bool:
+        """Each block (angles, cross, velocities) to RTOL of its own largest entry."""
+        for rows, cols in ((slice(0, 2), slice(0, 2)), (slice(0, 2), slice(2, 4)), (slice(2, 4), slice(2, 4))):
+            ref = float(np.max(np.abs(X[rows, cols])))
+            tol = RTOL * (ref if ref > 0 else float(np.max(np.abs(X))))
+            if np.max(np.abs(B[rows, cols] - X[rows, cols])) > tol:
+                return False
+        return True
+
+    if close(expected):
+        return report(True, "Q = G C G' with G = [dt^2/2; dt] M^-1: the same torque error moves the "
+                            "angles and the velocities, hence the cross terms")
+    diag_only = expected.copy()
+    diag_only[:2, 2:] = diag_only[2:, :2] = 0.0
+    if close(diag_only):
+        return report(False, "the (q, qd) cross terms are missing: one torque error over a step moves "
+                             "both the angle and the velocity, so their errors are correlated")
+    M = np.linalg.inv(Minv)
+    wrong_M = expected * 0.0
+    Cm = M @ np.diag(st**2) @ M.T
+    wrong_M[:2, :2], wrong_M[:2, 2:], wrong_M[2:, :2], wrong_M[2:, 2:] = (
+        dt**4 / 4 * Cm, dt**3 / 2 * Cm, dt**3 / 2 * Cm, dt**2 * Cm)
+    if close(wrong_M):
+        return report(False, "you used M where M^-1 belongs: a torque error changes the acceleration by "
+                             "M^-1 d_tau")
+    decoupled = expected.copy()
+    Cd = np.diag(np.diag(Minv) ** 2 * st**2)
+    decoupled[:2, :2], decoupled[:2, 2:], decoupled[2:, :2], decoupled[2:, 2:] = (
+        dt**4 / 4 * Cd, dt**3 / 2 * Cd, dt**3 / 2 * Cd, dt**2 * Cd)
+    if close(decoupled):
+        return report(False, "the joints are coupled: use the whole M^-1, not only its diagonal, so a "
+                             "torque error at one joint also moves the other")
+    if close(expected / dt**2):
+        return report(False, "off by a factor dt^2: over one step the velocity changes by dt M^-1 d_tau")
+    if close(expected / dt):
+        return report(False, "off by a factor dt: the velocity changes by dt M^-1 d_tau, so its "
+                             "variance carries dt^2")
+    if np.allclose(B[:2, :2], 0) and not np.allclose(B[2:, 2:], 0):
+        return report(False, "the angle block is zero: over one step the angle also moves, by "
+                             "dt^2/2 M^-1 d_tau")
+    worst = float(np.max(np.abs(B - expected)) / float(np.max(np.abs(expected))))
+    return report(False, f"the (q, qd) block is off by up to {100 * worst:.3g} % of its largest entry: "
+                         "start from the change of [q, qd] that one torque error makes over a step")

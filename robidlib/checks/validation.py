@@ -1,8 +1,10 @@
-"""Checks of the exercises of chapter 7 (validation and comparison of methods).
+"""Checks of the exercises of chapter 9 (validation and comparison of methods).
 
-Every check prints one line of feedback (a tick or a cross and what is wrong) and returns
-``True`` or ``False``; a malformed answer (not callable, not an identification problem)
-raises ``TypeError``.
+Every check prints one line of feedback (a tick or a cross and what to do next) and returns
+``True`` or ``False``.  It never raises because of the answer: an untouched stub, a function
+that returns ``None`` or raises, a list or a ``float32`` value are all handled
+(:mod:`robidlib.checks._report`); only a misuse of the check itself (e.g. a ``problem`` that is
+not an identification problem) raises ``TypeError``.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._report import report as _report
+from ._report import as_answer_array, call_answer, report, student_check
 
 __all__ = [
     "check_agreement_index",
@@ -19,31 +21,31 @@ __all__ = [
     "check_prior_method",
 ]
 
-
-def _call(func: Callable, *args: Any) -> tuple[Any, str | None]:
-    try:
-        return func(*args), None
-    except Exception as exc:  # the student's code failed: say how
-        return None, f"your function raised {type(exc).__name__}: {exc}"
+#: An index of agreement is a number in [0, 1]; the exercise asks for it to float precision.
+AGREEMENT_TOL = 1e-6
+#: delta_beta in percent; relative tolerance that a float32 computation passes.
+PARAMETER_ERROR_RTOL = 1e-5
 
 
-def _number(x: Any) -> float | None:
-    if isinstance(x, (bool, np.bool_, str, bytes)) or np.ndim(x) != 0:
-        return None
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return v if np.isfinite(v) else None
+def _one_number(value: Any, what: str) -> tuple[bool, Any]:
+    """One real number (a float32, an int or a one-element list are fine)."""
+    ok, arr = as_answer_array(value, what)
+    if not ok:
+        return False, arr
+    if arr.size != 1:
+        return False, f"{what} must be one number, got an array of shape {arr.shape}"
+    return True, float(arr.reshape(-1)[0])
 
 
+@student_check("Write my_agreement(o, p): 1 minus the squared errors over the 'potential error' sum.")
 def check_agreement_index(func: Callable[[np.ndarray, np.ndarray], Any]) -> bool:
-    """Check a student's Willmott index of agreement for one series (chapter 7, exercise 1).
+    """Check a student's Willmott index of agreement for one series (chapter 9, first exercise).
 
-    ``func(o, p)`` takes two 1-D arrays (observed, predicted) and must return
-    ``d = 1 - sum (p - o)^2 / sum (|p - o_m| + |o - o_m|)^2`` with ``o_m`` the mean of the
-    observations.  It is tried on random series, on a perfect prediction (``d = 1``) and on
-    the constant prediction ``p = o_m`` (``d = 0``).
+    ``func(o, p)`` takes two 1-D arrays (observed, predicted) and must return Willmott's ``d``
+    (the chapter's equation ``eq-val-ai``) as one number.  It is tried on a perfect
+    prediction (``d = 1``), on the constant prediction ``p = mean(o)`` (``d = 0``), on a noisy
+    and on a biased, scaled prediction; the answer must agree to ``1e-6`` (``float32`` is
+    fine).  Common slips (no absolute values, the plain sum of squares, ``1 - d``) get a hint.
 
     Parameters
     ----------
@@ -54,23 +56,16 @@ def check_agreement_index(func: Callable[[np.ndarray, np.ndarray], Any]) -> bool
     -------
     bool
 
-    Raises
-    ------
-    TypeError
-        If ``func`` is not callable.
-
     Examples
     --------
-    >>> import numpy as np
-    >>> def d(o, p):
-    ...     om = o.mean()
-    ...     return 1 - np.sum((p - o) ** 2) / np.sum((np.abs(p - om) + np.abs(o - om)) ** 2)
-    >>> check_agreement_index(d)
+    >>> from robidlib.validation import agreement_index
+    >>> check_agreement_index(agreement_index)
     ✔ Willmott's d: 1 for a perfect prediction, 0 for the observed mean, in between otherwise
     True
+    >>> check_agreement_index(lambda o, p: None)
+    ✘ for a perfect prediction: your function returned None: did you forget `return`?
+    False
     """
-    if not callable(func):
-        raise TypeError(f"func must be a function of (observed, predicted), got {type(func).__name__}")
     from ..validation import agreement_index
 
     rng = np.random.default_rng(20250707)
@@ -82,34 +77,36 @@ def check_agreement_index(func: Callable[[np.ndarray, np.ndarray], Any]) -> bool
         ("a biased, scaled prediction", o, 0.7 * o + 2.0),
     ]
     for label, oo, pp in cases:
-        got, err = _call(func, oo.copy(), pp.copy())
-        if err:
-            return _report(False, err)
-        v = _number(got)
-        if v is None:
-            return _report(False, f"for {label} your function returned {got!r}: it must return one finite number")
+        ok, got = call_answer(func, oo.copy(), pp.copy())
+        if not ok:
+            return report(False, f"for {label}: {got}")
+        ok, v = _one_number(got, "your d")
+        if not ok:
+            return report(False, f"for {label}: {v}")
         want = agreement_index(oo, pp)
-        if abs(v - want) > 1e-9:
-            hint = ""
+        if abs(v - want) > AGREEMENT_TOL:
             o_m = oo.mean()
             plain = 1 - np.sum((pp - oo) ** 2) / np.sum((pp - oo) ** 2 + (oo - o_m) ** 2)
             no_abs = 1 - np.sum((pp - oo) ** 2) / np.sum(((pp - o_m) + (oo - o_m)) ** 2)
-            if abs(v - plain) < 1e-9:
-                hint = ": the denominator is sum (|p - o_m| + |o - o_m|)^2, the 'potential error'"
-            elif abs(v - no_abs) < 1e-9:
-                hint = ": take absolute values, |p - o_m| + |o - o_m|, before squaring"
-            elif abs(v - (1 - want)) < 1e-9:
+            hint = ""
+            if abs(v - plain) < AGREEMENT_TOL:
+                hint = ": the denominator is the 'potential error', built from |p - o_m| and |o - o_m|"
+            elif abs(v - no_abs) < AGREEMENT_TOL:
+                hint = ": take absolute values of p - o_m and o - o_m before adding and squaring"
+            elif abs(v - (1 - want)) < AGREEMENT_TOL:
                 hint = ": you returned 1 - d; d itself is 1 for a perfect prediction"
-            return _report(False, f"for {label} d should be {want:.6g}, got {v:.6g}{hint}")
-    return _report(True, "Willmott's d: 1 for a perfect prediction, 0 for the observed mean, in between otherwise")
+            return report(False, f"for {label} d should be {want:.6f}, got {v:.6f}{hint}")
+    return report(True, "Willmott's d: 1 for a perfect prediction, 0 for the observed mean, in between otherwise")
 
 
+@student_check("Write delta_beta(estimate, truth): the symmetric relative error of each parameter, averaged, in %.")
 def check_parameter_error(func: Callable[[np.ndarray, np.ndarray], Any]) -> bool:
-    """Check a student's relative parameter error ``delta_beta`` (chapter 7, exercise 2).
+    """Check a student's relative parameter error ``delta_beta`` (chapter 9, second exercise).
 
-    ``func(estimate, truth)`` takes two 1-D arrays and must return
-    ``100 (2/p) sum |b_hat - b| / (|b| + |b_hat|)`` in percent, counting a term with
-    ``b = b_hat = 0`` as 0.
+    ``func(estimate, truth)`` takes two 1-D arrays and must return the chapter's
+    ``delta_beta`` (equation ``eq-val-errors``) in percent, counting a parameter that is zero
+    and estimated as zero as exact.  It is tried on a close estimate, a sign error, a zero
+    truth and an exact zero; the answer must agree to a relative ``1e-5``.
 
     Parameters
     ----------
@@ -120,24 +117,16 @@ def check_parameter_error(func: Callable[[np.ndarray, np.ndarray], Any]) -> bool
     -------
     bool
 
-    Raises
-    ------
-    TypeError
-        If ``func`` is not callable.
-
     Examples
     --------
-    >>> import numpy as np
-    >>> def delta_beta(e, b):
-    ...     den = np.abs(b) + np.abs(e)
-    ...     terms = np.divide(np.abs(e - b), den, out=np.zeros_like(den), where=den > 0)
-    ...     return 100 * 2 * terms.mean()
-    >>> check_parameter_error(delta_beta)
+    >>> from robidlib.validation import relative_parameter_error
+    >>> check_parameter_error(relative_parameter_error)
     ✔ delta_beta is right: each parameter counts at most 2/p * 100 %, an exact zero counts 0
     True
+    >>> check_parameter_error(lambda e, b: relative_parameter_error(e, b) / 100)
+    ✘ for a close estimate delta_beta should be 4.81232 %, got 0.0481232: multiply by 100, delta_beta is in percent
+    False
     """
-    if not callable(func):
-        raise TypeError(f"func must be a function of (estimate, truth), got {type(func).__name__}")
     from ..validation import relative_parameter_error
 
     rng = np.random.default_rng(20250708)
@@ -149,32 +138,51 @@ def check_parameter_error(func: Callable[[np.ndarray, np.ndarray], Any]) -> bool
         ("an exact zero estimated as zero", np.r_[b[:5], 0.0], np.r_[b[:5], 0.0]),
     ]
     for label, e, bb in cases:
-        got, err = _call(func, e.copy(), bb.copy())
-        if err:
-            return _report(False, f"for {label}: {err}")
-        v = _number(got)
-        if v is None:
-            return _report(False, f"for {label} your function returned {got!r}: it must return one finite number")
+        ok, got = call_answer(func, e.copy(), bb.copy())
+        if not ok:
+            return report(False, f"for {label}: {got}")
+        ok, v = _one_number(got, "your delta_beta")
+        if not ok:
+            return report(False, f"for {label}: {v}")
         want = relative_parameter_error(e, bb)
-        if abs(v - want) > 1e-9 * max(1.0, want):
+        if abs(v - want) > PARAMETER_ERROR_RTOL * max(1.0, want):
             hint = ""
-            if abs(v - want / 100) < 1e-9:
+            if abs(v - want / 100) < PARAMETER_ERROR_RTOL * max(0.01, want / 100):
                 hint = ": multiply by 100, delta_beta is in percent"
-            elif abs(v - want / 2) < 1e-9 * max(1.0, want):
+            elif abs(v - want / 2) < PARAMETER_ERROR_RTOL * max(1.0, want):
                 hint = ": the formula has the factor 2/p (the denominator |b| + |b_hat| is twice a mean)"
-            return _report(False, f"for {label} delta_beta should be {want:.6g} %, got {v:.6g}{hint}")
-    return _report(True, "delta_beta is right: each parameter counts at most 2/p * 100 %, an exact zero counts 0")
+            elif not np.isfinite(v):
+                hint = ": a parameter that is zero and estimated as zero counts 0 (avoid 0/0)"
+            return report(False, f"for {label} delta_beta should be {want:.6g} %, got {v:.6g}{hint}")
+    return report(True, "delta_beta is right: each parameter counts at most 2/p * 100 %, an exact zero counts 0")
 
 
+def _fit_params(got: Any, r: int) -> tuple[bool, Any]:
+    from ..benchmark import FitResult
+
+    if not isinstance(got, FitResult):
+        return False, (f"the function must return a FitResult(params, iterations) (from robidlib.benchmark), "
+                       f"got {type(got).__name__}")
+    ok, b = as_answer_array(got.params, "params", shape=(r,))
+    if not ok:
+        return False, f"{b} (one value per base parameter)"
+    it = got.iterations
+    if isinstance(it, (bool, np.bool_)) or not isinstance(it, (int, np.integer)) or it < 0:
+        return False, f"iterations must be an int >= 0, got {it!r}"
+    return True, b
+
+
+@student_check("Write fit_ridge(problem): ridge regression towards problem.prior on scaled columns, "
+               "returned as FitResult(params, 1).")
 def check_prior_method(func: Callable[[Any], Any], problem: Any) -> bool:
-    """Check an estimator that uses the prior, written for ``compare_methods`` (chapter 7, exercise 3).
+    """Check an estimator that uses the prior, written for ``compare_methods`` (chapter 9, third exercise).
 
     ``func(problem)`` must return a :class:`robidlib.benchmark.FitResult` with finite
     parameters of the right length, give the same answer twice, leave the problem untouched,
-    *follow the data* (adding the torques ``W delta`` of a parameter change ``delta`` to the
-    measurements must move the estimate by at least 10 % of ``delta``, in projection: a method
-    that returns the prior whatever the data is not an estimator) and
-    *use the prior* (moving ``problem.prior`` must move the estimate the same way).
+    *follow the data* (adding the torques of a parameter change ``delta`` to the measurements
+    must move the estimate by at least 10 % of ``delta``, in projection: a method that returns
+    the prior whatever the data is not an estimator) and *use the prior* (moving
+    ``problem.prior`` must move the estimate the same way; least squares does not).
 
     Parameters
     ----------
@@ -190,71 +198,65 @@ def check_prior_method(func: Callable[[Any], Any], problem: Any) -> bool:
     Raises
     ------
     TypeError
-        If ``func`` is not callable or ``problem`` is not an IdentificationProblem.
+        If ``problem`` is not an IdentificationProblem (a misuse of the check).
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from robidlib.benchmark import FitResult, make_study
-    >>> from robidlib.estimation.lsq import ridge
+    >>> from robidlib.benchmark import fit_ls, fit_map, make_study
     >>> from robidlib.models import planar_2r
-    >>> problem = make_study(planar_2r(), seed=1, duration=2.0, optimize=0).problem(0.05, rng=0)
-    >>> def fit_ridge(problem):
-    ...     D = problem.column_scale
-    ...     est = ridge(problem.W / D, problem.y, lam=10.0, prior=problem.prior * D)
-    ...     return FitResult(est.params / D, 1)
-    >>> check_prior_method(fit_ridge, problem)
+    >>> problem = make_study(planar_2r(), seed=1, duration=3.0, optimize=0).problem(0.05, rng=0)
+    >>> check_prior_method(fit_map, problem)
     ✔ a valid method that uses the prior: compare it with compare_methods(..., methods={...})
     True
+    >>> check_prior_method(fit_ls, problem)
+    ✘ moving the prior did not move the estimate towards it: the method ignores the prior (least squares does; ridge regression towards problem.prior does not)
+    False
     """
-    from ..benchmark import FitResult, IdentificationData, IdentificationProblem
+    from ..benchmark import IdentificationData, IdentificationProblem
+    from ..regressor import regressor
 
-    if not callable(func):
-        raise TypeError(f"func must be a function of an IdentificationProblem, got {type(func).__name__}")
     if not isinstance(problem, IdentificationProblem):
-        raise TypeError(f"problem must be an IdentificationProblem, got {type(problem).__name__}")
+        raise TypeError(f"problem must be an IdentificationProblem (e.g. study.problem(...)), got {type(problem).__name__}")
     r = problem.base.rank
     prior0 = problem.prior.copy()
-    got, err = _call(func, problem)
-    if err:
-        return _report(False, err)
-    if not isinstance(got, FitResult):
-        return _report(False, f"the function must return a FitResult(params, iterations), got {type(got).__name__}")
-    b1 = np.asarray(got.params, dtype=float)
-    if b1.shape != (r,) or not np.all(np.isfinite(b1)):
-        return _report(False, f"params must be {r} finite numbers (one per base parameter), got shape {b1.shape}")
-    if not isinstance(got.iterations, (int, np.integer)) or got.iterations < 0:
-        return _report(False, f"iterations must be an int >= 0, got {got.iterations!r}")
+
+    def run(p: Any) -> tuple[bool, Any]:
+        ok, got = call_answer(func, p)
+        return _fit_params(got, r) if ok else (False, got)
+
+    ok, b1 = run(problem)
+    if not ok:
+        return report(False, b1)
     if not np.array_equal(problem.prior, prior0):
-        return _report(False, "the function changed problem.prior: work on a copy")
-    again, err = _call(func, problem)
-    if err or not isinstance(again, FitResult) or not np.allclose(np.asarray(again.params, dtype=float), b1,
-                                                                  rtol=1e-9, atol=1e-12):
-        return _report(False, "two calls on the same problem gave different results: use a seeded generator")
-    # it must follow the data: torques generated by other parameters must move the estimate towards them
-    n = problem.robot.n
+        return report(False, "the function changed problem.prior: work on a copy")
+    ok, again = run(problem)
+    if not ok or not np.allclose(again, b1, rtol=1e-9, atol=1e-12 * max(1.0, float(np.abs(b1).max()))):
+        return report(False, "two calls on the same problem gave different results: use a seeded generator")
+
+    def variant(data: Any = None, prior: Any = None) -> Any:
+        return IdentificationProblem(problem.robot, problem.base, problem.data if data is None else data,
+                                     prior0 if prior is None else prior, prior_std=problem.prior_std,
+                                     options=problem.options, pipeline=problem.pipeline)
+
+    # it must follow the data: torques generated by other parameters move the estimate towards them
     delta = 0.2 * np.abs(prior0) * np.where(np.arange(r) % 2 == 0, 1.0, -1.0)
     d = problem.data
-    extra = (problem.W @ delta).reshape(-1, n)
+    extra = problem.base.reduce(regressor(problem.robot, d.q, d.qd, d.qdd)) @ delta
     shifted = IdentificationData(d.t, d.q, d.qd, d.qdd, d.tau + extra, d.q_meas, d.qd_meas, d.sigma_tau,
                                  d.sigma_q, d.sigma_qd, d.tau_true + extra)
-    moved_data = IdentificationProblem(problem.robot, problem.base, shifted, prior0, prior_std=problem.prior_std,
-                                       options=problem.options)
-    got_d, err = _call(func, moved_data)
-    if err or not isinstance(got_d, FitResult):
-        return _report(False, err or "the function failed on a problem with other torques")
-    follow = float(np.dot(np.asarray(got_d.params, dtype=float) - b1, delta) / np.dot(delta, delta))
+    ok, b_d = run(variant(data=shifted))
+    if not ok:
+        return report(False, f"on a problem with other torques: {b_d}")
+    follow = float(np.dot(b_d - b1, delta) / np.dot(delta, delta))
     if follow < 0.1:
-        return _report(False, f"the estimate follows only {100 * follow:.0f} % of a change of the data: it (nearly) "
-                              "ignores the measurements (regularise less)")
-    shift = 0.5 * np.abs(prior0) + (problem.prior_std if problem.prior_std is not None else 0.1 * np.abs(prior0).max())
-    moved = IdentificationProblem(problem.robot, problem.base, problem.data, prior0 + shift,
-                                  prior_std=problem.prior_std, options=problem.options)
-    got2, err = _call(func, moved)
-    if err or not isinstance(got2, FitResult):
-        return _report(False, err or "the function failed on a problem with another prior")
-    b2 = np.asarray(got2.params, dtype=float)
+        return report(False, f"the estimate follows only {100 * follow:.0f} % of a change of the data: it (nearly) "
+                             "ignores the measurements (regularise less)")
+    spread = problem.prior_std if problem.prior_std is not None else 0.1 * np.abs(prior0).max()
+    shift = 0.5 * np.abs(prior0) + spread
+    ok, b2 = run(variant(prior=prior0 + shift))
+    if not ok:
+        return report(False, f"on a problem with another prior: {b2}")
     if float(np.dot(b2 - b1, shift)) <= 1e-12 * float(np.dot(shift, shift)):
-        return _report(False, "moving the prior did not move the estimate towards it: the method ignores the prior "
-                              "(least squares does; ridge regression towards problem.prior does not)")
-    return _report(True, "a valid method that uses the prior: compare it with compare_methods(..., methods={...})")
+        return report(False, "moving the prior did not move the estimate towards it: the method ignores the prior "
+                             "(least squares does; ridge regression towards problem.prior does not)")
+    return report(True, "a valid method that uses the prior: compare it with compare_methods(..., methods={...})")

@@ -8,6 +8,7 @@
 from .staubli_tx40 import (
     JOINT_OFFSETS,
     StaubliTX40,
+    compare_with_published,
     data_dir,
     staubli_tx40,
     staubli_tx40_published,
@@ -18,6 +19,7 @@ from .staubli_tx40 import (
 __all__ = [
     "JOINT_OFFSETS",
     "StaubliTX40",
+    "compare_with_published",
     "data_dir",
     "staubli_tx40",
     "staubli_tx40_published",

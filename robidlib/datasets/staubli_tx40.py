@@ -41,6 +41,7 @@ __all__ = [
     "FILES",
     "JOINT_OFFSETS",
     "to_figaroh_convention",
+    "compare_with_published",
 ]
 
 #: sha256 of every file shipped (data, model, settings, licence texts); checked on load.
@@ -382,3 +383,85 @@ def to_figaroh_convention(
         C = as_array("cov", cov, shape=(len(names), len(names)))
         C = T @ C @ T.T
     return names, T @ v, C
+
+
+def compare_with_published(
+    names: Any,
+    values: Any,
+    cov: Any,
+    source: str = "figaroh_essential",
+    method: str = "wls",
+) -> tuple[dict, ...]:
+    """Side by side: estimates of this record against a published set of ``published.yaml``.
+
+    The estimates are first expressed in the source's coupled-wrist convention
+    (:func:`to_figaroh_convention`, covariance propagated); then every parameter that either
+    set holds gets one row, the source's parameters first (in its order), then ours that it
+    lacks.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Our parameter names (Khalil style, e.g. ``IdentificationResult.essential.names``).
+    values : array_like, shape (p,)
+    cov : array_like, shape (p, p)
+        Their covariance (e.g. ``Estimate.cov``).
+    source : str, default "figaroh_essential"
+        A key of ``published.yaml``'s ``sources`` (``"figaroh_base"`` or
+        ``"figaroh_essential"``).
+    method : {"wls", "ols"}, default "wls"
+        Which of the source's columns to compare with.
+
+    Returns
+    -------
+    tuple of dict
+        One dict per parameter: ``name``, ``unit`` (the source's, or ``""``),
+        ``published`` and ``published_rel_std`` (% ; NaN when the source lacks the
+        parameter), ``ours``, ``ours_std`` and ``ours_rel_std`` (%; NaN when we lack it),
+        ``difference`` (``ours - published``) and ``difference_in_std``
+        (``difference / ours_std``; NaN when either lacks it).
+
+    Raises
+    ------
+    ValueError
+        An unknown ``source`` or ``method``; shapes that do not match ``names``; NaN/inf.
+
+    Examples
+    --------
+    >>> rows = compare_with_published(["FV1", "FS1"], [8.0, 7.2], [[0.0025, 0], [0, 0.0225]])
+    >>> [(r["name"], round(r["published"], 3), round(r["difference_in_std"], 2)) for r in rows[:2]]
+    [('ZZ1R', 1.277, nan), ('FV1', 8.028, -0.56)]
+    """
+    from .._validate import as_array, check_choice
+
+    sources = staubli_tx40_published()["sources"]
+    if source not in sources:
+        raise ValueError(f"unknown source {source!r}; expected one of {sorted(sources)}")
+    check_choice("method", method, ("wls", "ols"))
+    names = tuple(str(s) for s in names)
+    p = len(names)
+    v = as_array("values", values, shape=(p,))
+    C = as_array("cov", cov, shape=(p, p))
+    names, v, C = to_figaroh_convention(names, v, C)
+    std = np.sqrt(np.clip(np.diag(C), 0.0, None))
+    ours = {s: (float(v[i]), float(std[i])) for i, s in enumerate(names)}
+    published = sources[source]["parameters"]
+    nan = float("nan")
+    rows = []
+    for name in list(published) + [s for s in names if s not in published]:
+        entry = published.get(name)
+        pub, pub_rel = (float(entry[method]), float(entry[f"{method}_rel_std"])) if entry else (nan, nan)
+        val, sd = ours.get(name, (nan, nan))
+        diff = val - pub
+        rows.append({
+            "name": name,
+            "unit": entry.get("unit", "") if entry else "",
+            "published": pub,
+            "published_rel_std": pub_rel,
+            "ours": val,
+            "ours_std": sd,
+            "ours_rel_std": 100.0 * sd / abs(val) if val == val and val != 0 else nan,
+            "difference": diff,
+            "difference_in_std": diff / sd if sd > 0 else nan,
+        })
+    return tuple(rows)

@@ -2,14 +2,18 @@
 
 from ._estimate import Estimate
 from .adaline import Adaline, max_stable_rate
+from .adaline import adaline_batch, adaline_online, recursive_least_squares, whiten_rows
 from .augmented import AugmentedStateIdentifier, torque_midpoints
-from .base_model import robot_base_model
-from .consistency import nees, nees_bounds
+from .base_model import robot_base_model, with_finite_differences
+from .consistency import WhitenessTest, nees, nees_bounds, whiteness_test
 from .kalman import ExtendedKalmanFilter, numerical_jacobian
 from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
-from .lsq import ols, ridge, wls
-from .physical import bounded_ls, physical_ls
+from .hopfield import hopfield_batch, hopfield_online
+from .lsq import ols, ridge, sandwich_cov, wls
+from .physical import bounded_ls, is_feasible_base, physical_ls, standard_from_base
+from .records import load_filter_runs, simulate_identification
+from .smoother import iterated_extended_smoother, rts_smoother
 
 __all__ = [
     "Adaline",
@@ -19,16 +23,32 @@ __all__ = [
     "HopfieldEstimator",
     "SaturationWarning",
     "SymbolicModel",
+    "WhitenessTest",
+    "adaline_batch",
+    "adaline_online",
     "bounded_ls",
+    "hopfield_batch",
+    "hopfield_online",
+    "is_feasible_base",
+    "iterated_extended_smoother",
+    "load_filter_runs",
     "max_stable_rate",
     "nees",
     "nees_bounds",
     "numerical_jacobian",
     "ols",
     "physical_ls",
+    "recursive_least_squares",
     "ridge",
     "robot_base_model",
+    "rts_smoother",
+    "sandwich_cov",
+    "simulate_identification",
+    "standard_from_base",
     "symbolic_regressor",
     "torque_midpoints",
+    "whiten_rows",
+    "whiteness_test",
+    "with_finite_differences",
     "wls",
 ]

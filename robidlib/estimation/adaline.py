@@ -41,7 +41,14 @@ from .._validate import as_array, check_choice, check_positive, check_rng
 from ._estimate import Estimate
 from .lsq import default_rank_tol
 
-__all__ = ["Adaline", "max_stable_rate"]
+__all__ = [
+    "Adaline",
+    "adaline_batch",
+    "adaline_online",
+    "max_stable_rate",
+    "recursive_least_squares",
+    "whiten_rows",
+]
 
 
 def _check_data(W: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -482,3 +489,431 @@ class Adaline:
             f"Adaline(learning_rate={self.learning_rate:g}, epochs={self.epochs}, mode={self.mode!r}, "
             f"normalized={self.normalized}, shuffle={self.shuffle})"
         )
+
+
+# ---------------------------------------------------------------------- estimator variants
+# Functional front ends that return an :class:`Estimate`, for benchmarks that compare every
+# method on the same information: weighted rows, a fixed budget from a prior, on-line runs.
+
+
+def _joint_sigma(sigma: Any, n_joints: Any, r: int) -> tuple[np.ndarray | None, int | None]:
+    """Per-row scale ``1/sigma_j`` of a sample-major stacked system, or ``(None, None)``."""
+    if sigma is None:
+        if n_joints is not None:
+            _n_joints(n_joints, r)
+        return None, None
+    if n_joints is None:
+        raise ValueError("sigma (per-joint noise standard deviations) needs n_joints, the rows per sample")
+    n = _n_joints(n_joints, r)
+    s = as_array("sigma", sigma, ndim=(0, 1))
+    s = np.full(n, float(s)) if s.ndim == 0 else s
+    if s.shape != (n,):
+        raise ValueError(f"sigma must be a scalar or have shape ({n},) (one value per joint), got {s.shape}")
+    if np.any(s <= 0):
+        raise ValueError(f"sigma holds noise standard deviations and must be > 0, got {s}")
+    return s, n
+
+
+def _n_joints(n_joints: Any, r: int) -> int:
+    if isinstance(n_joints, (bool, np.bool_)) or not isinstance(n_joints, (int, np.integer)):
+        raise TypeError(f"n_joints must be a positive int, got {type(n_joints).__name__}")
+    n = int(n_joints)
+    if n < 1:
+        raise ValueError(f"n_joints must be >= 1, got {n}")
+    if r % n:
+        raise ValueError(f"W has {r} rows, not a multiple of n_joints={n} (row k*n + j is joint j of sample k)")
+    return n
+
+
+def whiten_rows(W: Any, y: Any, n_joints: int, sigma: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Divide every row of a stacked system by the noise standard deviation of its joint.
+
+    Row ``k*n + j`` of ``W`` and ``y`` (joint ``j`` of sample ``k``, the book's sample-major
+    stacking) is divided by ``sigma_j``.  Least squares on the result is weighted least
+    squares (:func:`robidlib.estimation.lsq.wls` with ``weights=sigma``); every estimator that
+    minimises a sum of squares (Adaline, the Hopfield network) becomes its weighted version
+    when it is given the whitened rows.
+
+    Parameters
+    ----------
+    W : array_like, shape (N*n, p)
+        Stacked regressor.
+    y : array_like, shape (N*n,)
+        Stacked torques.
+    n_joints : int
+        Rows per sample ``n``.
+    sigma : float or array_like, shape (n,)
+        Noise standard deviation of each joint (> 0, the unit of ``y``).
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        ``W / sigma_row[:, None]`` and ``y / sigma_row``.
+
+    Raises
+    ------
+    ValueError
+        On non-finite or mismatched data, a row count not a multiple of ``n_joints``, or a
+        ``sigma`` that is not positive or not one value per joint.
+    TypeError
+        If ``n_joints`` is not an int.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.adaline import whiten_rows
+    >>> Ww, yw = whiten_rows(np.ones((4, 1)), [2.0, 10.0, 2.0, 10.0], 2, [1.0, 5.0])
+    >>> Ww.ravel().tolist(), yw.tolist()
+    ([1.0, 0.2, 1.0, 0.2], [2.0, 2.0, 2.0, 2.0])
+    """
+    W, y = _check_data(W, y)
+    s, n = _joint_sigma(sigma, n_joints, W.shape[0])
+    if s is None:
+        raise ValueError("sigma must be given (per-joint noise standard deviations), got None")
+    scale = np.tile(1.0 / s, W.shape[0] // n)
+    return W * scale[:, None], y * scale
+
+
+def _names_or_default(names: Sequence[str] | None, p: int) -> tuple[str, ...] | None:
+    if names is None:
+        return None
+    if isinstance(names, str):
+        raise TypeError("names must be a sequence of strings, got a single str")
+    return tuple(str(nm) for nm in names)
+
+
+def _epoch_count(name: str, value: Any) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer number of epochs, got {value!r}")
+    return int(value)
+
+
+def adaline_batch(
+    W: Any,
+    y: Any,
+    *,
+    n_joints: int | None = None,
+    sigma: Any = None,
+    w0: Any = None,
+    epochs: int | None = None,
+    rate: float = 0.9,
+    equilibrate: bool = False,
+    tol: float = 1e-10,
+    max_epochs: int = 200_000,
+    names: Sequence[str] | None = None,
+) -> Estimate:
+    """Batch Adaline (gradient descent on the mean squared error) as an :class:`Estimate`.
+
+    Iterates ``w <- w + gamma W'(y - W w) / N`` (the Landweber iteration) from ``w0``:
+
+    * ``sigma`` given: on the whitened rows (:func:`whiten_rows`), i.e. gradient descent on
+      the *weighted* least-squares cost, whose minimiser is the WLS estimate;
+    * ``epochs=None``: until the relative weight change of an epoch is below ``tol`` (or
+      ``max_epochs``): the result is the (weighted) least-squares estimate, reached slowly;
+    * ``epochs=k``: a **fixed budget** of ``k`` epochs from ``w0`` (e.g. a CAD prior).
+      Early-stopped gradient descent is a spectral regulariser: along a right singular
+      vector ``v_i`` of ``W`` the distance to the least-squares solution shrinks by
+      ``(1 - gamma s_i^2 / N)^k``, so well-excited directions follow the data while poorly
+      excited ones stay near ``w0`` -- close to ridge regression towards ``w0``.
+
+    Parameters
+    ----------
+    W : array_like, shape (N, p)
+        Stacked regressor (``N = samples * n_joints`` rows, sample-major).
+    y : array_like, shape (N,)
+        Stacked torques.
+    n_joints : int, optional
+        Rows per sample; required with ``sigma``.
+    sigma : float or array_like, shape (n_joints,), optional
+        Per-joint noise standard deviations: weighted Adaline.
+    w0 : array_like, shape (p,), optional
+        Initial weights (default zeros), e.g. the prior.
+    epochs : int, optional
+        Fixed number of epochs (0 returns ``w0``); ``None`` runs to convergence.
+    rate : float, default 0.9
+        Learning rate as a fraction of the stable bound ``2 / lambda_max`` of the (whitened,
+        equilibrated) regressor, in ``]0, 1[``.
+    equilibrate : bool, default False
+        Run on columns divided by their norms (a diagonal preconditioner; the weights are
+        scaled back). It speeds convergence and changes which directions a fixed budget
+        learns first.
+    tol : float, default 1e-10
+        Convergence test of ``epochs=None``: ``||w_new - w_old|| <= tol ||w_new||``.
+    max_epochs : int, default 200000
+        Largest number of epochs of ``epochs=None``.
+    names : sequence of str, optional
+        Parameter names.
+
+    Returns
+    -------
+    Estimate
+        ``method="adaline"``; ``cov`` is the (weighted) least-squares covariance at the
+        weights; ``info`` holds ``"epochs"`` (run), ``"converged"``, ``"budget"``
+        (the ``epochs`` asked for or None), ``"learning_rate"`` (the absolute step),
+        ``"rate"``, ``"sigma_joint"`` (None when unweighted) and ``"equilibrated"``.
+
+    Raises
+    ------
+    ValueError
+        On bad data, a ``rate`` outside ``]0, 1[``, a negative or non-integer budget,
+        ``sigma`` without ``n_joints``, ``w0`` of the wrong length, fewer rows than
+        parameters or a rank-deficient ``W``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.adaline import adaline_batch
+    >>> from robidlib.estimation.lsq import wls
+    >>> rng = np.random.default_rng(0)
+    >>> W = rng.normal(size=(400, 3))
+    >>> y = W @ [1.0, -2.0, 0.5] + np.tile([0.1, 1.0], 200) * rng.normal(size=400)
+    >>> est = adaline_batch(W, y, n_joints=2, sigma=[0.1, 1.0])
+    >>> bool(np.allclose(est.params, wls(W, y, 2, weights=[0.1, 1.0]).params, atol=1e-8))
+    True
+    >>> adaline_batch(W, y, w0=[1.0, 1.0, 1.0], epochs=0).params.tolist()
+    [1.0, 1.0, 1.0]
+    """
+    W, y = _check_data(W, y)
+    r, p = W.shape
+    s, n = _joint_sigma(sigma, n_joints, r)
+    if s is not None:
+        W, y = whiten_rows(W, y, n, s)
+    frac = check_positive("rate", rate)
+    if frac >= 1.0:
+        raise ValueError(f"rate is a fraction of the stable bound 2/lambda_max and must be < 1, got {frac}")
+    budget = None if epochs is None else _epoch_count("epochs", epochs)
+    n_max = _epoch_count("max_epochs", max_epochs)
+    tol = check_positive("tol", tol)
+    w = np.zeros(p) if w0 is None else as_array("w0", w0, shape=(p,)).copy()
+    D = np.linalg.norm(W, axis=0) if equilibrate else np.ones(p)
+    if np.any(D == 0):
+        raise ValueError("W has an all-zero column: that parameter is not excited at all")
+    X = W / D
+    gamma = frac * max_stable_rate(X)
+    A = X.T @ X / r                               # the gradient W'(y - W w)/N = b - A w
+    b = X.T @ y / r
+    v = w * D                                     # weights of the equilibrated problem
+    done, converged = 0, False
+    for done in range(1, (n_max if budget is None else budget) + 1):
+        step = gamma * (b - A @ v)
+        v = v + step
+        if budget is None and np.linalg.norm(step) <= tol * np.linalg.norm(v):
+            converged = True
+            break
+    else:
+        done = budget if budget is not None else done
+    w = v / D
+    info = {
+        "epochs": int(done), "converged": converged, "budget": budget, "learning_rate": gamma,
+        "rate": frac, "sigma_joint": s, "equilibrated": bool(equilibrate),
+    }
+    return _estimate_at(W, y, w, _names_or_default(names, p), "adaline", info)
+
+
+def _samples(Y: Any, tau: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Per-sample regressor ``(N, n, p)`` and torques ``(N, n)`` (``(N, p)``, ``(N,)`` accepted)."""
+    Y = as_array("Y", Y, ndim=(2, 3))
+    tau = as_array("tau", tau, ndim=(1, 2))
+    if Y.ndim == 2:
+        if tau.ndim != 1:
+            raise ValueError(f"with Y of shape (N, p), tau must have shape (N,), got {tau.shape}")
+        Y, tau = Y[:, None, :], tau[:, None]
+    if tau.shape != Y.shape[:2]:
+        raise ValueError(f"tau must have shape {Y.shape[:2]} to match Y {Y.shape}, got {tau.shape}")
+    if Y.shape[0] == 0 or Y.shape[2] == 0:
+        raise ValueError(f"Y must hold at least one sample and one parameter, got shape {Y.shape}")
+    return Y, tau
+
+
+def _sample_sigma(sigma: Any, n: int) -> np.ndarray | None:
+    if sigma is None:
+        return None
+    s = as_array("sigma", sigma, ndim=(0, 1))
+    s = np.full(n, float(s)) if s.ndim == 0 else s
+    if s.shape != (n,):
+        raise ValueError(f"sigma must be a scalar or have shape ({n},) (one value per joint), got {s.shape}")
+    if np.any(s <= 0):
+        raise ValueError(f"sigma holds noise standard deviations and must be > 0, got {s}")
+    return s
+
+
+def adaline_online(
+    Y: Any,
+    tau: Any,
+    *,
+    sigma: Any = None,
+    rate: float = 0.5,
+    w0: Any = None,
+    passes: int = 1,
+    eps: float = 1e-12,
+    names: Sequence[str] | None = None,
+) -> Estimate:
+    """On-line Adaline: one normalised LMS step per sample, in time order, as data arrive.
+
+    Sample ``k`` brings the ``n`` joint rows ``X_k`` (``n x p``) and torques ``d_k``; the
+    weights move by the normalised block step
+
+    .. math::  w \\leftarrow w + \\gamma\\, X_k^\\top (d_k - X_k w) / (\\varepsilon + \\lVert X_k\\rVert_F^2),
+
+    stable for ``0 < gamma < 2`` whatever the units (for ``n = 1`` this is NLMS).  With
+    ``sigma`` the rows of joint ``j`` are divided by ``sigma_j`` first (weighted: with one
+    row per sample the normalisation would cancel the weights, with a block it does not).
+
+    Parameters
+    ----------
+    Y : array_like, shape (N, n, p) or (N, p)
+        Regressor of each sample.
+    tau : array_like, shape (N, n) or (N,)
+        Torques of each sample.
+    sigma : float or array_like, shape (n,), optional
+        Per-joint noise standard deviations.
+    rate : float, default 0.5
+        Normalised step ``gamma`` in ``]0, 2[``.
+    w0 : array_like, shape (p,), optional
+        Initial weights (default zeros), e.g. a prior.
+    passes : int, default 1
+        Passes over the data (1: truly on-line; each pass in time order).
+    eps : float, default 1e-12
+        Regularisation of the normaliser.
+    names : sequence of str, optional
+        Parameter names.
+
+    Returns
+    -------
+    Estimate
+        ``method="adaline-online"``, the final weights with the (weighted) least-squares
+        covariance at them; ``info["history"]`` is an array ``(passes * N + 1, p)``: the
+        weights before any sample and after each one; ``info`` also holds ``"rate"``,
+        ``"passes"`` and ``"sigma_joint"``.
+
+    Raises
+    ------
+    ValueError
+        On bad shapes or values, ``rate`` outside ``]0, 2[``, ``passes < 1``, or too few
+        rows / a rank-deficient regressor for the covariance.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.adaline import adaline_online
+    >>> rng = np.random.default_rng(1)
+    >>> Y = rng.normal(size=(300, 2, 3))
+    >>> tau = Y @ np.array([1.0, -2.0, 0.5])
+    >>> est = adaline_online(Y, tau, rate=1.0)
+    >>> bool(np.allclose(est.params, [1.0, -2.0, 0.5], atol=1e-6)), est.info["history"].shape
+    (True, (301, 3))
+    """
+    Y, tau = _samples(Y, tau)
+    N, n, p = Y.shape
+    s = _sample_sigma(sigma, n)
+    if s is not None:
+        Y, tau = Y / s[None, :, None], tau / s[None, :]
+    g = check_positive("rate", rate)
+    if g >= 2.0:
+        raise ValueError(f"rate is the normalised step and must be in ]0, 2[, got {g}")
+    if isinstance(passes, (bool, np.bool_)) or not isinstance(passes, (int, np.integer)) or passes < 1:
+        raise ValueError(f"passes must be a positive integer, got {passes!r}")
+    eps = check_positive("eps", eps)
+    w = np.zeros(p) if w0 is None else as_array("w0", w0, shape=(p,)).copy()
+    power = np.einsum("knp,knp->k", Y, Y) + eps
+    hist = np.empty((passes * N + 1, p))
+    hist[0] = w
+    i = 1
+    for _ in range(int(passes)):
+        for k in range(N):
+            X = Y[k]
+            w = w + (g / power[k]) * (X.T @ (tau[k] - X @ w))
+            hist[i] = w
+            i += 1
+    info = {"history": hist, "rate": g, "passes": int(passes), "sigma_joint": s}
+    return _estimate_at(Y.reshape(-1, p), tau.reshape(-1), w, _names_or_default(names, p), "adaline-online", info)
+
+
+def recursive_least_squares(
+    Y: Any,
+    tau: Any,
+    *,
+    forgetting: float = 1.0,
+    sigma: Any = None,
+    w0: Any = None,
+    p0: float = 1e6,
+    names: Sequence[str] | None = None,
+) -> Estimate:
+    """Recursive least squares with a forgetting factor: the benchmark of on-line estimators.
+
+    Sample ``k`` (rows ``X_k``, torques ``d_k``, divided by ``sigma_j`` when given) updates
+
+    .. math::
+
+        K = P X_k^\\top (\\lambda I + X_k P X_k^\\top)^{-1},\\quad
+        w \\leftarrow w + K (d_k - X_k w),\\quad
+        P \\leftarrow (P - K X_k P) / \\lambda ,
+
+    which minimises ``sum_i lambda^(k-i) ||d_i - X_i w||^2 + lambda^k ||w - w0||^2 / p0``
+    exactly at every sample: exponentially weighted least squares with a memory of about
+    ``1 / (1 - lambda)`` samples (:cite:`ljung1999`).
+
+    Parameters
+    ----------
+    Y : array_like, shape (N, n, p) or (N, p)
+        Regressor of each sample.
+    tau : array_like, shape (N, n) or (N,)
+        Torques of each sample.
+    forgetting : float, default 1.0
+        ``lambda`` in ``]0, 1]`` (1: ordinary recursive least squares).
+    sigma : float or array_like, shape (n,), optional
+        Per-joint noise standard deviations (weighted RLS).
+    w0 : array_like, shape (p,), optional
+        Initial estimate (default zeros).
+    p0 : float, default 1e6
+        Initial covariance ``P_0 = p0 I`` (large: little trust in ``w0``).
+    names : sequence of str, optional
+        Parameter names.
+
+    Returns
+    -------
+    Estimate
+        ``method="rls"``, the final estimate with the (weighted) least-squares covariance
+        over all samples; ``info["history"]`` ``(N + 1, p)`` holds the estimate before any
+        sample and after each one, ``info["forgetting"]`` and ``info["sigma_joint"]``.
+
+    Raises
+    ------
+    ValueError
+        On bad shapes or values, ``forgetting`` outside ``]0, 1]``, a non-positive ``p0``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.adaline import recursive_least_squares
+    >>> rng = np.random.default_rng(2)
+    >>> Y = rng.normal(size=(200, 2, 3))
+    >>> tau = Y @ np.array([1.0, -2.0, 0.5]) + 0.01 * rng.normal(size=(200, 2))
+    >>> est = recursive_least_squares(Y, tau)
+    >>> ls = np.linalg.lstsq(Y.reshape(-1, 3), tau.ravel(), rcond=None)[0]
+    >>> bool(np.allclose(est.params, ls, atol=1e-6))
+    True
+    """
+    Y, tau = _samples(Y, tau)
+    N, n, p = Y.shape
+    s = _sample_sigma(sigma, n)
+    if s is not None:
+        Y, tau = Y / s[None, :, None], tau / s[None, :]
+    lam = check_positive("forgetting", forgetting)
+    if lam > 1.0:
+        raise ValueError(f"forgetting must be in ]0, 1], got {lam}")
+    P = check_positive("p0", p0) * np.eye(p)
+    w = np.zeros(p) if w0 is None else as_array("w0", w0, shape=(p,)).copy()
+    hist = np.empty((N + 1, p))
+    hist[0] = w
+    eye = np.eye(n)
+    for k in range(N):
+        X = Y[k]
+        PX = P @ X.T
+        K = np.linalg.solve(lam * eye + X @ PX, PX.T).T
+        w = w + K @ (tau[k] - X @ w)
+        P = (P - K @ PX.T) / lam
+        P = 0.5 * (P + P.T)
+        hist[k + 1] = w
+    info = {"history": hist, "forgetting": lam, "sigma_joint": s}
+    return _estimate_at(Y.reshape(-1, p), tau.reshape(-1), w, _names_or_default(names, p), "rls", info)

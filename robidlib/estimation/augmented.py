@@ -612,6 +612,26 @@ class AugmentedStateIdentifier:
         """Standard deviations of the parameters, ``sqrt(diag(P))`` of the parameter block."""
         return np.sqrt(np.clip(np.diag(self.filter.P)[2 * self.n:], 0.0, None))
 
+    def _check_record(self, t: Any, tau: Any, z: Any, torque: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Checked ``t``, the per-step torques ``U`` and ``z`` of a record (see :meth:`run`)."""
+        t = as_array("t", t, ndim=1)
+        N = t.size
+        if N == 0:
+            raise ValueError("t must hold at least one sample")
+        tau = as_array("tau", tau, shape=(N, self.n))
+        z = as_array("z", z, shape=(N, self.m))
+        if N > 1 and not np.allclose(np.diff(t), self.dt, rtol=1e-6, atol=0.0):
+            raise ValueError(
+                f"t must be uniformly spaced by dt = {self.dt}; got steps between "
+                f"{np.min(np.diff(t)):.6g} and {np.max(np.diff(t)):.6g}"
+            )
+        check_choice("torque", torque, ("hold", "cubic"))
+        if torque == "cubic" and N > 1:
+            U = np.stack([tau[:-1], torque_midpoints(tau), tau[1:]], axis=1)   # (N-1, 3, n)
+        else:
+            U = tau[:-1]                                                        # (N-1, n), held
+        return t, U, z
+
     def run(self, t: Any, tau: Any, z: Any, *, torque: str = "hold",
             keep_cov: bool = False) -> dict[str, np.ndarray]:
         """Filter a whole data set: update with ``z[0]``, then predict/update for each sample.
@@ -642,8 +662,11 @@ class AugmentedStateIdentifier:
         -------
         dict of numpy.ndarray
             ``"t"`` (N,), posterior ``"x"`` (N, nx) and ``"P_diag"`` (N, nx), and the views
-            ``"q"``, ``"qd"`` (N, n), ``"params"``, ``"std"`` (N, p) for plotting; with
-            ``keep_cov`` also ``"P"`` (N, nx, nx).
+            ``"q"``, ``"qd"`` (N, n), ``"params"``, ``"std"`` (N, p) for plotting; the
+            innovations ``"innovation"`` (N, m), their covariances ``"innovation_cov"``
+            (N, m, m) and the normalised innovations squared ``"nis"`` (N,), the
+            diagnostics that need no truth (:func:`~robidlib.estimation.consistency.whiteness_test`);
+            with ``keep_cov`` also ``"P"`` (N, nx, nx).
 
         Raises
         ------
@@ -651,41 +674,96 @@ class AugmentedStateIdentifier:
             On bad shapes, non-finite data, a time step different from ``dt``, or a
             numerically failing filter (with the step number).
         """
-        t = as_array("t", t, ndim=1)
-        N = t.size
-        if N == 0:
-            raise ValueError("t must hold at least one sample")
-        tau = as_array("tau", tau, shape=(N, self.n))
-        z = as_array("z", z, shape=(N, self.m))
-        if N > 1 and not np.allclose(np.diff(t), self.dt, rtol=1e-6, atol=0.0):
-            raise ValueError(
-                f"t must be uniformly spaced by dt = {self.dt}; got steps between "
-                f"{np.min(np.diff(t)):.6g} and {np.max(np.diff(t)):.6g}"
-            )
-        check_choice("torque", torque, ("hold", "cubic"))
-        if torque == "cubic" and N > 1:
-            U = np.stack([tau[:-1], torque_midpoints(tau), tau[1:]], axis=1)   # (N-1, 3, n)
-        else:
-            U = tau[:-1]                                                        # (N-1, n), held
-        X = np.empty((N, self.nx))
-        Pd = np.empty((N, self.nx))
-        Ps = np.empty((N, self.nx, self.nx)) if keep_cov else None
+        t, U, z = self._check_record(t, tau, z, torque)
+        return self._filter_record(t, U, z, keep_cov, prior=False)
+
+    def _filter_record(self, t: np.ndarray, U: np.ndarray, z: np.ndarray, keep_cov: bool,
+                       prior: bool) -> dict[str, np.ndarray]:
+        """The loop of :meth:`run`; with ``prior`` also the predictions and Jacobians."""
+        N, m, nx = t.size, self.m, self.nx
+        X = np.empty((N, nx))
+        Pd = np.empty((N, nx))
+        Ps = np.empty((N, nx, nx)) if keep_cov or prior else None
+        Y, S, nis = np.empty((N, m)), np.empty((N, m, m)), np.empty(N)
+        if prior:
+            Xp, Pp, Fs = np.empty((N - 1, nx)), np.empty((N - 1, nx, nx)), np.empty((N - 1, nx, nx))
+        f = self.filter
         for k in range(N):
             if k > 0:
-                self.filter.predict(U[k - 1])
-            self.filter.update(z[k])
-            X[k] = self.filter._x
-            Pd[k] = np.diag(self.filter._P)
+                f.predict(U[k - 1])
+                if prior:
+                    Xp[k - 1], Pp[k - 1], Fs[k - 1] = f._x, f._P, f.F
+            f.update(z[k])
+            X[k] = f._x
+            Pd[k] = np.diag(f._P)
+            Y[k], S[k], nis[k] = f.y, f.S, f.nis
             if Ps is not None:
-                Ps[k] = self.filter._P
+                Ps[k] = f._P
         n = self.n
         std = np.sqrt(np.clip(Pd[:, 2 * n:], 0.0, None))
         out = {
             "t": t.copy(), "x": X, "P_diag": Pd, "q": X[:, :n], "qd": X[:, n:2 * n],
-            "params": X[:, 2 * n:], "std": std,
+            "params": X[:, 2 * n:], "std": std, "innovation": Y, "innovation_cov": S, "nis": nis,
         }
         if Ps is not None:
             out["P"] = Ps
+        if prior:
+            out.update(x_pred=Xp, P_pred=Pp, F=Fs)
+        return out
+
+    def smooth(self, t: Any, tau: Any, z: Any, *, torque: str = "hold") -> dict[str, np.ndarray]:
+        """Filter a whole record, then smooth it backwards (Rauch-Tung-Striebel).
+
+        Off-line, every estimate may use every measurement: the smoother
+        (:func:`~robidlib.estimation.smoother.rts_smoother`, :cite:`rauch1965`) runs back
+        over the filter's estimates, predictions and Jacobians.  With zero process noise on
+        the parameters the smoothed parameters equal the last filtered ones at every time
+        (a constant is known equally well at every instant); with process noise they follow
+        changes without the filter's lag.
+
+        Parameters
+        ----------
+        t, tau, z, torque
+            As in :meth:`run` (the filter continues from its current state).
+
+        Returns
+        -------
+        dict of numpy.ndarray
+            Everything :meth:`run` returns with ``keep_cov=True`` (the filtered estimates),
+            plus the smoothed ``"x_smooth"`` (N, nx), ``"P_smooth"`` (N, nx, nx),
+            ``"params_smooth"`` and ``"std_smooth"`` (N, p).
+
+        Raises
+        ------
+        ValueError
+            As :meth:`run`; also if a predicted covariance is singular (no process noise and
+            a singular transition), where the smoother gain is undefined.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from robidlib.estimation.augmented import AugmentedStateIdentifier
+        >>> Yb = lambda q, qd, qdd: np.array([[qdd[0], np.sin(q[0]), qd[0]]])
+        >>> t = 0.02 * np.arange(200)
+        >>> q = np.sin(t); qd = np.cos(t); qdd = -np.sin(t)
+        >>> tau = (np.column_stack([qdd, np.sin(q), qd]) @ [0.5, 2.0, 0.1])[:, None]
+        >>> ident = AugmentedStateIdentifier(Yb, 0.02, n=1, p=3, x0=[0.0, 1.0, 0.6, 1.8, 0.2],
+        ...                                  Q=np.r_[1e-12, 1e-10, 0, 0, 0], R=[1e-6],
+        ...                                  P0=np.r_[1e-6, 1e-4, 0.04, 0.25, 0.01], integrator="rk4")
+        >>> out = ident.smooth(t, tau, q[:, None], torque="cubic")
+        >>> bool(np.allclose(out["params_smooth"], out["params"][-1], atol=1e-9))
+        True
+        """
+        from .smoother import rts_smoother
+
+        t, U, z = self._check_record(t, tau, z, torque)
+        if t.size < 2:
+            raise ValueError("smoothing needs at least two samples")
+        out = self._filter_record(t, U, z, keep_cov=True, prior=True)
+        xs, Ps = rts_smoother(out["x"], out["P"], out["x_pred"], out["P_pred"], out["F"])
+        n = self.n
+        out.update(x_smooth=xs, P_smooth=Ps, params_smooth=xs[:, 2 * n:],
+                   std_smooth=np.sqrt(np.clip(np.diagonal(Ps, axis1=1, axis2=2)[:, 2 * n:], 0.0, None)))
         return out
 
     def __repr__(self) -> str:

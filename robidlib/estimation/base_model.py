@@ -15,7 +15,8 @@ import numpy as np
 
 from .symbolic import SymbolicModel, _is_robot, _same_batch, symbolic_regressor
 
-__all__ = ["RobotBaseModel", "SymbolicRobotBaseModel", "robot_base_model"]
+__all__ = ["FiniteDifferenceModel", "RobotBaseModel", "SymbolicRobotBaseModel", "robot_base_model",
+           "with_finite_differences"]
 
 
 class RobotBaseModel:
@@ -228,3 +229,152 @@ def robot_base_model(
     model = SymbolicRobotBaseModel(robot, base, friction, base_has_friction, None)
     model.symbolic = SymbolicModel(Yb, q, qd, qdd, names=model.param_names)
     return model
+
+
+# ---------------------------------------------------------------------- finite-difference terms
+class FiniteDifferenceModel:
+    """A batched regressor model with the derivatives the EKF needs, by central differences.
+
+    Built by :func:`with_finite_differences`; see there.  It forwards ``regressor``,
+    ``n_joints``, ``n_params``, ``param_names`` and ``params`` of the wrapped model and adds
+    :meth:`affine_terms` and :meth:`regressor_derivatives`, so that
+    :class:`~robidlib.estimation.augmented.AugmentedStateIdentifier` takes its fast path
+    (one batched regressor call per dynamics evaluation instead of one call per sample and
+    a central-difference Jacobian of the whole step).
+    """
+
+    def __init__(self, model: Any, step: float) -> None:
+        self.model = model
+        self.step = float(step)
+        self.n_joints = int(model.n_joints)
+        self.n_params = int(model.n_params)
+        self.param_names = tuple(getattr(model, "param_names", tuple(f"b{i + 1}" for i in range(self.n_params))))
+        if hasattr(model, "params"):
+            self.params = np.asarray(model.params, dtype=float)
+        self.has_affine_terms = True
+
+    def regressor(self, q: Any, qd: Any, qdd: Any) -> np.ndarray:
+        """The wrapped model's regressor (``(n, p)`` for one sample, ``(N, n, p)`` for a batch)."""
+        return self.model.regressor(q, qd, qdd)
+
+    def affine_terms(self, q: Any, qd: Any) -> tuple[np.ndarray, ...]:
+        """``Y = Yh(q, qd) + sum_j qdd_j D_j(q)`` and the derivatives of the pieces.
+
+        The same output as :meth:`robidlib.estimation.symbolic.SymbolicModel.affine_terms`,
+        from one batched call of the regressor on ``(2n + 1)(n + 2) + 2n`` samples: at ``q``
+        and at ``q +- h_i e_i`` the samples ``(q', 0, 0)``, ``(q', 0, e_j)`` and
+        ``(q', qd, 0)``; at ``q`` also ``(q, qd +- h_i e_i, 0)``.  ``D_j`` is exact (the
+        regressor is affine in ``qdd``); the derivatives are central differences with
+        ``h_i = step * (1 + |x_i|)`` (error ``O(h^2)``).
+
+        Raises
+        ------
+        ValueError
+            On wrong shapes or NaN/inf.
+        """
+        from .._validate import as_array
+
+        n, p = self.n_joints, self.n_params
+        q = as_array("q", q, shape=(n,))
+        qd = as_array("qd", qd, shape=(n,))
+        hq = self.step * (1.0 + np.abs(q))
+        hv = self.step * (1.0 + np.abs(qd))
+        E = np.eye(n)
+        qs = np.concatenate([q[None], q + hq[:, None] * E, q - hq[:, None] * E])       # (G, n)
+        G = qs.shape[0]
+        Qp = np.repeat(qs[:, None], n + 2, axis=1)                                     # (G, n + 2, n)
+        QDp = np.zeros_like(Qp)
+        QDp[:, n + 1] = qd
+        QDDp = np.zeros_like(Qp)
+        QDDp[:, 1:n + 1] = E
+        Qa = np.concatenate([Qp.reshape(-1, n), np.repeat(q[None], 2 * n, axis=0)])
+        QDa = np.concatenate([QDp.reshape(-1, n), qd + hv[:, None] * E, qd - hv[:, None] * E])
+        QDDa = np.concatenate([QDDp.reshape(-1, n), np.zeros((2 * n, n))])
+        Y = np.asarray(self.model.regressor(Qa, QDa, QDDa), dtype=float)
+        if Y.shape != (Qa.shape[0], n, p):
+            raise ValueError(f"the batched regressor returned shape {Y.shape}, expected {(Qa.shape[0], n, p)}")
+        Yg = Y[: G * (n + 2)].reshape(G, n + 2, n, p)
+        Yv = Y[G * (n + 2):]
+        Dg = Yg[:, 1:n + 1] - Yg[:, :1]                          # (G, j, n, p): D_j at each q'
+        Yhg = Yg[:, n + 1]                                       # (G, n, p)
+        two_h = (2.0 * hq)[:, None, None]
+        dYh_dq = (Yhg[1:n + 1] - Yhg[n + 1:]) / two_h
+        dD_dq = (Dg[1:n + 1] - Dg[n + 1:]) / two_h[..., None]
+        dYh_dqd = (Yv[:n] - Yv[n:]) / (2.0 * hv)[:, None, None]
+        return Yhg[0], Dg[0], dYh_dq, dD_dq, dYh_dqd
+
+    def regressor_derivatives(self, q: Any, qd: Any, qdd: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``dY/dq`` and ``dY/dqd`` of one sample, each ``(n, p, n)`` (last axis: the joint).
+
+        Raises
+        ------
+        ValueError
+            On wrong shapes or NaN/inf.
+        """
+        from .._validate import as_array
+
+        qdd = as_array("qdd", qdd, shape=(self.n_joints,))
+        _, _, dYh_dq, dD_dq, dYh_dqd = self.affine_terms(q, qd)
+        dq = dYh_dq + np.einsum("j,ijrc->irc", qdd, dD_dq)
+        return np.moveaxis(dq, 0, -1), np.moveaxis(dYh_dqd, 0, -1)
+
+    def __repr__(self) -> str:
+        return f"FiniteDifferenceModel({self.model!r}, step={self.step:g})"
+
+
+def with_finite_differences(model: Any, step: float | None = None) -> FiniteDifferenceModel:
+    """Give a batched regressor model the derivatives that make the augmented EKF fast.
+
+    :class:`~robidlib.estimation.augmented.AugmentedStateIdentifier` linearises the step
+    either analytically (from the model's ``affine_terms`` / ``regressor_derivatives``, as a
+    :class:`~robidlib.estimation.symbolic.SymbolicModel` provides) or by central
+    differences of the whole step, ``2 nx + 1`` steps per Jacobian.  For a robot too large
+    for the symbolic derivation (the 5-DOF arm: ``nx = 30``), this wrapper computes the
+    pieces of the regressor and their derivatives with respect to ``q`` and ``qd`` by
+    central differences in **one batched regressor call**; the identifier then chains them
+    exactly through the implicit-function theorem and the integrator stages.
+
+    Parameters
+    ----------
+    model : object
+        A model with a batched ``regressor(q, qd, qdd)`` (``(N, n)`` inputs give
+        ``(N, n, p)``), integer ``n_joints`` and ``n_params`` (e.g. the result of
+        :func:`robot_base_model`).  Its velocity dependence must be smooth: viscous friction
+        is fine, Coulomb friction (``sign(qd)``) is not.
+    step : float, optional
+        Relative step of the differences (default ``eps^(1/3) ~ 6e-6``).
+
+    Returns
+    -------
+    FiniteDifferenceModel
+
+    Raises
+    ------
+    TypeError
+        If ``model`` has no callable ``regressor``.
+    ValueError
+        If ``n_joints`` / ``n_params`` are not positive integers or ``step`` is not positive.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> from robidlib.estimation.base_model import robot_base_model, with_finite_differences
+    >>> arm = planar_2r()
+    >>> exact = robot_base_model(arm, symbolic=True)
+    >>> fd = with_finite_differences(robot_base_model(arm))
+    >>> q, qd, qdd = np.array([0.3, -0.7]), np.array([1.0, 0.5]), np.array([-2.0, 1.0])
+    >>> all(np.allclose(a, b, atol=1e-8) for a, b in zip(fd.regressor_derivatives(q, qd, qdd),
+    ...                                                 exact.regressor_derivatives(q, qd, qdd)))
+    True
+    """
+    from .._validate import check_positive
+
+    if not callable(getattr(model, "regressor", None)):
+        raise TypeError(f"model must have a batched regressor(q, qd, qdd) method, got {type(model).__name__}")
+    for attr in ("n_joints", "n_params"):
+        v = getattr(model, attr, None)
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise ValueError(f"model.{attr} must be a positive integer, got {v!r}")
+    h = float(np.cbrt(np.finfo(float).eps)) if step is None else check_positive("step", step)
+    return FiniteDifferenceModel(model, h)

@@ -1,20 +1,28 @@
-"""Consistency of a Kalman filter: the normalised estimation error squared (NEES).
+"""Consistency of a Kalman filter: NEES (needs the truth), NIS and whiteness (need only data).
 
 :func:`nees` and :func:`nees_bounds` test a filter's consistency over a Monte Carlo
 experiment (:cite:t:`barshalom2001`, sec. 5.4): a consistent filter's errors have the
-covariance it reports.  The innovation counterpart (NIS) of one update is
-:attr:`robidlib.estimation.kalman.ExtendedKalmanFilter.nis`.
+covariance it reports.  That needs the true state, which only a simulation has.  On real
+data the **innovations** ``y_k = z_k - h(x_{k|k-1})`` are what is left to test: for a
+consistent filter they are zero-mean, white, with the covariance ``S_k`` the filter reports.
+The normalised innovation squared (NIS) ``y' S^-1 y`` of one update is
+:attr:`robidlib.estimation.kalman.ExtendedKalmanFilter.nis` (and :func:`nees` of the
+innovations); its time average over ``N`` steps of one run has the bounds
+``nees_bounds(nz, N)``.  :func:`whiteness_test` tests the whiteness: the normalised
+autocorrelation with its 95 % bounds and the Ljung-Box portmanteau statistic
+(:cite:t:`ljung1978`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .._validate import as_array, check_positive
 
-__all__ = ["nees", "nees_bounds"]
+__all__ = ["WhitenessTest", "nees", "nees_bounds", "whiteness_test"]
 
 
 def nees(error: Any, P: Any) -> np.ndarray:
@@ -103,3 +111,133 @@ def nees_bounds(n_states: int, n_runs: int, confidence: float = 0.95) -> tuple[f
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     dof = n_runs * n_states
     return float(chi2.ppf(0.5 * (1 - c), dof) / n_runs), float(chi2.ppf(0.5 * (1 + c), dof) / n_runs)
+
+
+@dataclass(frozen=True, eq=False)
+class WhitenessTest:
+    """The result of :func:`whiteness_test` (arrays: compared by identity).
+
+    Attributes
+    ----------
+    lags : numpy.ndarray, shape (L,)
+        The lags ``1 .. L``.
+    acf : numpy.ndarray, shape (L, m)
+        Normalised autocorrelation of each channel of the (whitened) innovations.
+    bound : float
+        Two-sided bound ``z_(1+c)/2 / sqrt(N)`` of a white sequence's autocorrelation.
+    outside : float
+        Fraction of the ``L m`` autocorrelations outside ``+- bound`` (about ``1 - c`` for a
+        white sequence).
+    statistic : float
+        Ljung-Box statistic ``N (N + 2) sum_l acf_l^2 / (N - l)``, summed over the channels.
+    dof : int
+        Its degrees of freedom, ``L m``.
+    p_value : float
+        ``P(chi2_dof > statistic)``: small when the innovations are correlated.
+    white : bool
+        ``p_value >= 1 - confidence``: whiteness not rejected at that level.
+    """
+
+    lags: np.ndarray
+    acf: np.ndarray
+    bound: float
+    outside: float
+    statistic: float
+    dof: int
+    p_value: float
+    white: bool
+
+
+def whiteness_test(innovations: Any, S: Any = None, lags: int = 20, confidence: float = 0.95) -> WhitenessTest:
+    """Test whether a filter's innovations are white (a test that needs no true state).
+
+    A consistent Kalman filter's innovations are a white sequence (:cite:t:`barshalom2001`,
+    sec. 5.4): a model error (a wrong integrator, a held torque that is really smooth, a
+    wrong Q or R) shows as correlation between successive innovations.  Each innovation is
+    first whitened with the Cholesky factor of its covariance, ``nu_k = L_k^-1 y_k``
+    (``S_k = L_k L_k'``), then each channel's normalised autocorrelation
+
+    ``rho(l) = sum_k nu_k nu_{k+l} / sum_k nu_k^2``,   ``l = 1 .. lags``
+
+    is compared with ``+- z_(1+c)/2 / sqrt(N)`` (the large-sample distribution of a white
+    sequence's autocorrelation, ``N(0, 1/N)``), and the Ljung-Box statistic
+    ``N (N + 2) sum_l rho(l)^2 / (N - l)`` (:cite:t:`ljung1978`), summed over the channels,
+    with a chi-square distribution of ``lags * m`` degrees of freedom.  The innovations are
+    centred on their mean first, so a bias alone does not count as correlation (the NIS
+    sees it).
+
+    Parameters
+    ----------
+    innovations : array_like, shape (N,) or (N, m)
+        Innovations ``z_k - h(x_{k|k-1})`` of one run (e.g. ``run(...)["innovation"]``).
+    S : array_like, shape (N, m, m) or (N, m), optional
+        Their covariances (full, or the diagonal); default: the innovations are taken as
+        already normalised.
+    lags : int, default 20
+        Largest lag ``L``, ``1 <= L < N / 2``.
+    confidence : float, default 0.95
+        Level ``c`` of the bounds and of the test, in ``(0, 1)``.
+
+    Returns
+    -------
+    WhitenessTest
+
+    Raises
+    ------
+    ValueError
+        On wrong shapes, NaN/inf, covariances that are not positive definite, a constant
+        channel, ``lags`` out of range or ``confidence`` outside ``(0, 1)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.consistency import whiteness_test
+    >>> e = np.random.default_rng(0).standard_normal(2000)
+    >>> whiteness_test(e).white                                      # white noise
+    True
+    >>> whiteness_test(np.convolve(e, np.ones(5), "same")).white     # a moving average is not
+    False
+    """
+    from scipy.stats import chi2, norm
+
+    y = as_array("innovations", innovations, ndim=(1, 2))
+    if y.ndim == 1:
+        y = y[:, None]
+    N, m = y.shape
+    if N < 4 or m == 0:
+        raise ValueError(f"innovations must hold at least 4 samples of at least one channel, got shape {y.shape}")
+    if S is not None:
+        S = as_array("S", S, ndim=(2, 3))
+        if S.ndim == 2:
+            if S.shape != (N, m):
+                raise ValueError(f"S must have shape ({N}, {m}, {m}) or ({N}, {m}) for a diagonal, got {S.shape}")
+            if np.any(S <= 0):
+                raise ValueError("S must hold positive variances")
+            y = y / np.sqrt(S)
+        else:
+            if S.shape != (N, m, m):
+                raise ValueError(f"S must have shape ({N}, {m}, {m}) or ({N}, {m}) for a diagonal, got {S.shape}")
+            try:
+                L = np.linalg.cholesky(0.5 * (S + np.swapaxes(S, 1, 2)))
+            except np.linalg.LinAlgError:
+                raise ValueError("S must be positive definite at every sample") from None
+            y = np.linalg.solve(L, y[..., None])[..., 0]
+    if isinstance(lags, (bool, np.bool_)) or not isinstance(lags, (int, np.integer)) or not 1 <= lags < N / 2:
+        raise ValueError(f"lags must be an integer in [1, N/2) = [1, {N / 2:g}), got {lags!r}")
+    c = check_positive("confidence", confidence)
+    if not c < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    y = y - y.mean(axis=0)
+    energy = np.sum(y * y, axis=0)
+    if np.any(energy <= 0):
+        raise ValueError("an innovation channel is constant: its autocorrelation is undefined")
+    L_ = int(lags)
+    acf = np.array([np.sum(y[:-l] * y[l:], axis=0) for l in range(1, L_ + 1)]) / energy      # (L, m)
+    bound = float(norm.ppf(0.5 * (1 + c)) / np.sqrt(N))
+    weights = 1.0 / (N - np.arange(1, L_ + 1))
+    stat = float(N * (N + 2) * np.sum(weights[:, None] * acf**2))
+    dof = L_ * m
+    p = float(chi2.sf(stat, dof))
+    return WhitenessTest(lags=np.arange(1, L_ + 1), acf=acf, bound=bound,
+                         outside=float(np.mean(np.abs(acf) > bound)), statistic=stat, dof=dof,
+                         p_value=p, white=bool(p >= 1 - c))

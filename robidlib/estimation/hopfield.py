@@ -50,8 +50,9 @@ from scipy.integrate import solve_ivp
 from .._validate import as_array, check_choice, check_positive
 from ._estimate import Estimate
 from .adaline import _estimate_at
+from .adaline import _joint_sigma, _sample_sigma, _samples, whiten_rows
 
-__all__ = ["HopfieldEstimator", "SaturationWarning"]
+__all__ = ["HopfieldEstimator", "SaturationWarning", "hopfield_batch", "hopfield_online"]
 
 _IMPLICIT = ("LSODA", "Radau", "BDF")
 _METHODS = ("LSODA", "Radau", "BDF", "RK45", "RK23", "DOP853")
@@ -214,6 +215,8 @@ class HopfieldEstimator:
         return sol
 
     def _warn_ls(self, Phi: np.ndarray, tau: np.ndarray, alpha: np.ndarray, names: tuple[str, ...]) -> set[int]:
+        if Phi.shape[0] < Phi.shape[1] or np.linalg.matrix_rank(Phi) < Phi.shape[1]:
+            return set()  # no unique LS solution (e.g. a window of one sample): nothing to test
         b_ls = scipy.linalg.lstsq(Phi, tau)[0]
         out = np.flatnonzero(np.abs(b_ls) >= alpha)
         if out.size:
@@ -602,3 +605,215 @@ class HopfieldEstimator:
     def __repr__(self) -> str:
         a = float(self.alpha) if self.alpha.ndim == 0 else self.alpha.tolist()
         return f"HopfieldEstimator(alpha={a}, beta={self.beta:g}, method={self.method!r}, scale={self.scale!r})"
+
+
+# ---------------------------------------------------------------------- estimator variants
+# Functional front ends that return an :class:`Estimate`, for benchmarks that compare every
+# method on the same information: weighted rows, a fixed budget from a prior, on-line runs.
+
+
+def hopfield_batch(
+    Phi: Any,
+    tau: Any,
+    *,
+    alpha: float | Sequence[float] | np.ndarray,
+    beta: float = 1.0,
+    n_joints: int | None = None,
+    sigma: Any = None,
+    S0: Any = None,
+    t_final: float | None = None,
+    n_tc: float = 30.0,
+    scale: str = "mean",
+    names: Sequence[str] | None = None,
+    check: bool = True,
+) -> Estimate:
+    """The Hopfield network with constant ``W``, ``I`` run to rest or for a fixed time.
+
+    * ``sigma`` given: ``Phi`` and ``tau`` are whitened first
+      (:func:`robidlib.estimation.adaline.whiten_rows`), so the energy is the weighted
+      least-squares cost and the equilibrium the WLS estimate;
+    * ``t_final=None``: integrate for ``n_tc`` times the slowest time constant at ``S0``
+      (:meth:`HopfieldEstimator.time_constants`): full convergence, the (W)LS estimate;
+    * ``t_final=T``: a **fixed budget** of network time from ``S0`` (e.g. a CAD prior):
+      like early-stopped gradient descent, poorly excited directions stay near ``S0``.
+
+    Parameters
+    ----------
+    Phi : array_like, shape (r, p)
+        Stacked (base) regressor, sample-major.
+    tau : array_like, shape (r,)
+        Stacked torques.
+    alpha : float or array_like, shape (p,)
+        Amplitudes (prior bounds, larger than any plausible ``|parameter|``).
+    beta : float, default 1.0
+        Slope parameter (a pure time scale).
+    n_joints : int, optional
+        Rows per sample; required with ``sigma``.
+    sigma : float or array_like, shape (n_joints,), optional
+        Per-joint noise standard deviations: weighted network.
+    S0 : array_like, shape (p,), optional
+        Initial state inside the box (default zeros), e.g. the prior.
+    t_final : float, optional
+        Network time budget (s, > 0); default ``n_tc`` slowest time constants.
+    n_tc : float, default 30.0
+        Number of slowest time constants of a run to rest.
+    scale : {"mean", "sum"}, default "mean"
+        Normalisation of ``W`` and ``I`` (see :class:`HopfieldEstimator`).
+    names : sequence of str, optional
+        Parameter names.
+    check : bool, default True
+        Warn when the least-squares solution is outside the box or states saturate.
+
+    Returns
+    -------
+    Estimate
+        ``method="hopfield"``; ``cov`` is the (weighted) least-squares covariance at the
+        final state; ``info`` holds ``"alpha"``, ``"beta"``, ``"t_final"``,
+        ``"budget"`` (the ``t_final`` asked for, or None) and ``"sigma_joint"``.
+
+    Raises
+    ------
+    ValueError
+        On bad data, ``sigma`` without ``n_joints``, a non-positive ``t_final`` or ``n_tc``,
+        ``S0`` outside the box, or a regressor without full column rank.
+
+    Warns
+    -----
+    SaturationWarning
+        As :meth:`HopfieldEstimator.run`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.hopfield import hopfield_batch
+    >>> from robidlib.estimation.lsq import wls
+    >>> rng = np.random.default_rng(0)
+    >>> Phi = rng.normal(size=(400, 3))
+    >>> tau = Phi @ [1.0, -2.0, 0.5] + np.tile([0.1, 1.0], 200) * rng.normal(size=400)
+    >>> est = hopfield_batch(Phi, tau, alpha=5.0, n_joints=2, sigma=[0.1, 1.0])
+    >>> bool(np.allclose(est.params, wls(Phi, tau, 2, weights=[0.1, 1.0]).params, rtol=1e-6))
+    True
+    """
+    Phi = as_array("Phi", Phi, ndim=2)
+    tau = as_array("tau", tau, ndim=1)
+    if tau.shape[0] != Phi.shape[0]:
+        raise ValueError(f"Phi has {Phi.shape[0]} rows but tau has {tau.shape[0]} entries; they must match")
+    if Phi.size == 0:
+        raise ValueError(f"Phi must have at least one row and one column, got shape {Phi.shape}")
+    s, n = _joint_sigma(sigma, n_joints, Phi.shape[0])
+    if s is not None:
+        Phi, tau = whiten_rows(Phi, tau, n, s)
+    net = HopfieldEstimator(alpha, beta, scale=scale, names=names, check=check)
+    if t_final is None:
+        k = check_positive("n_tc", n_tc)
+        p = Phi.shape[1]
+        S_lin = None if S0 is None else as_array("S0", S0, shape=(p,))
+        alpha_p = net._alpha_for(p)
+        if S_lin is not None and np.any(np.abs(S_lin) >= alpha_p):
+            net._u0(S_lin, alpha_p)                       # raises the message about the box
+        tc = net.time_constants(Phi, S_lin)
+        if not np.isfinite(tc[0]):
+            raise ValueError("Phi does not have full column rank: a direction is never excited, "
+                             "the network has no unique rest point (use base parameters)")
+        T = k * float(tc[0])
+    else:
+        T = check_positive("t_final", t_final)
+    net.run(Phi, tau, (0.0, T), S0=S0, t_eval=np.array([0.0, T]))
+    est = net.to_estimate(Phi, tau, names)
+    info = dict(est.info, budget=None if t_final is None else T, sigma_joint=s)
+    return Estimate(params=est.params, cov=est.cov, rel_std=est.rel_std, residual_std=est.residual_std,
+                    rank=est.rank, cond=est.cond, names=est.names, method="hopfield", info=info)
+
+
+def hopfield_online(
+    Phi: Any,
+    tau: Any,
+    t: Any,
+    *,
+    alpha: float | Sequence[float] | np.ndarray,
+    beta: float,
+    sigma: Any = None,
+    window: int | None = 1,
+    forgetting: float = 1.0,
+    S0: Any = None,
+    scale: str = "mean",
+    names: Sequence[str] | None = None,
+    check: bool = True,
+) -> Estimate:
+    """The Hopfield network run on-line while the samples arrive, as an :class:`Estimate`.
+
+    The default ``window=1`` is the paper's form (:cite:`urrea2017`, after
+    :cite:`alonso2009`): on ``[t_k, t_{k+1})`` the network runs with the instantaneous
+    ``W(t) = -Phi_k' Phi_k``, ``I(t) = Phi_k' tau_k`` of the current sample only (divided by
+    the ``n`` rows of the sample with ``scale="mean"``), a continuous-time gradient
+    estimator.  ``window=m`` sums the last ``m`` samples; ``window=None`` with
+    ``forgetting < 1`` uses exponentially forgotten sums (see
+    :meth:`HopfieldEstimator.run_online`).
+
+    Parameters
+    ----------
+    Phi : array_like, shape (N, n, p) or (N, p)
+        Regressor of each sample.
+    tau : array_like, shape (N, n) or (N,)
+        Torques of each sample.
+    t : array_like, shape (N,)
+        Strictly increasing sample times (s).
+    alpha : float or array_like, shape (p,)
+        Amplitudes (prior bounds).
+    beta : float
+        Slope parameter; with on-line data it sets how fast the network follows.
+    sigma : float or array_like, shape (n,), optional
+        Per-joint noise standard deviations (the rows of joint ``j`` are divided by it).
+    window : int or None, default 1
+        Samples in the statistics (1: the paper's instantaneous form).
+    forgetting : float, default 1.0
+        Forgetting factor, used when ``window=None``.
+    S0 : array_like, shape (p,), optional
+        Initial state (default zeros), e.g. the prior.
+    scale : {"mean", "sum"}, default "mean"
+        Normalisation of the statistics; ``"sum"`` is the paper's raw ``Phi'Phi``.
+    names : sequence of str, optional
+        Parameter names.
+    check : bool, default True
+        Saturation warnings.
+
+    Returns
+    -------
+    Estimate
+        ``method="hopfield-online"``: the state at the last sample, with the (weighted)
+        least-squares covariance of all samples at it; ``info["history"]`` is a dict
+        ``{"t": (N,), "S": (N, p)}`` (the estimate available at each sample time), plus
+        ``"window"``, ``"forgetting"``, ``"alpha"``, ``"beta"`` and ``"sigma_joint"``.
+
+    Raises
+    ------
+    ValueError
+        As :meth:`HopfieldEstimator.run_online`, and on a bad ``sigma``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.hopfield import hopfield_online
+    >>> rng = np.random.default_rng(3)
+    >>> t = np.arange(400) * 0.02
+    >>> Phi = rng.normal(size=(400, 2, 2))
+    >>> tau = Phi @ np.array([1.0, -0.5])
+    >>> est = hopfield_online(Phi, tau, t, alpha=3.0, beta=0.05)
+    >>> bool(np.allclose(est.params, [1.0, -0.5], atol=1e-3)), est.info["history"]["S"].shape
+    (True, (400, 2))
+    """
+    P, T = _samples(Phi, tau)
+    N, n, p = P.shape
+    s = _sample_sigma(sigma, n)
+    if s is not None:
+        P, T = P / s[None, :, None], T / s[None, :]
+    net = HopfieldEstimator(alpha, beta, scale=scale, names=names, check=check)
+    net.run_online(P, T, t, forgetting=forgetting, window=window, S0=S0)
+    S_hist = net.history["S"]
+    est = _estimate_at(P.reshape(-1, p), T.reshape(-1), S_hist[-1], names, "hopfield-online", {})
+    info = {
+        "history": {"t": net.history["t"], "S": S_hist}, "window": window, "forgetting": float(forgetting),
+        "alpha": net._alpha_for(p), "beta": net.beta, "sigma_joint": s,
+    }
+    return Estimate(params=est.params, cov=est.cov, rel_std=est.rel_std, residual_std=est.residual_std,
+                    rank=est.rank, cond=est.cond, names=est.names, method="hopfield-online", info=info)

@@ -185,6 +185,9 @@ class ExtendedKalmanFilter:
         Innovation, innovation covariance and gain of the last update.
     nis : float
         Normalised innovation squared ``y' S^-1 y`` of the last update.
+    F : numpy.ndarray, shape (nx, nx)
+        Jacobian of the last prediction (what a Rauch-Tung-Striebel smoother needs,
+        :func:`robidlib.estimation.smoother.rts_smoother`); NaN before the first one.
     step : int
         Number of predictions made so far.
     history : dict of numpy.ndarray
@@ -246,6 +249,7 @@ class ExtendedKalmanFilter:
         self.S = np.zeros((self.nz, self.nz))
         self.K = np.zeros((nx, self.nz))
         self.nis = float("nan")
+        self.F = np.full((nx, nx), np.nan)
         self.reset(x0, P0)
 
     # ------------------------------------------------------------------ state
@@ -327,6 +331,7 @@ class ExtendedKalmanFilter:
         except np.linalg.LinAlgError as exc:
             raise ValueError(f"the process model failed at step {k}: {exc}") from exc
         self._x = x_new
+        self.F = F
         self._set_P(F @ self._P @ F.T + self.Q, "predict")
         self._record("predict")
 

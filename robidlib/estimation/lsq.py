@@ -10,6 +10,8 @@ singular values, ``(W'W)^-1 = V diag(1/s^2) V'``.
   given or estimated from the OLS residuals :cite:`gautier2001`.
 * :func:`ridge` -- Tikhonov (ridge) regression towards a prior,
   ``min ||W b - y||^2 + lam ||b - prior||^2`` :cite:`hoerl1970`.
+* :func:`sandwich_cov` -- the covariance of the OLS estimate when the noise is not the same
+  on every row (per-joint noise levels, or any heteroscedasticity) :cite:`white1980`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import scipy.linalg
 from .._validate import as_array, check_nonnegative
 from ._estimate import Estimate
 
-__all__ = ["ols", "wls", "ridge", "default_rank_tol"]
+__all__ = ["ols", "wls", "ridge", "sandwich_cov", "default_rank_tol"]
 
 
 def default_rank_tol(s: np.ndarray, shape: tuple[int, int]) -> float:
@@ -393,3 +395,86 @@ def ridge(
     cov = sigma2 * (Vg @ Vg.T)
     info = {"lam": lam, "prior": prior_arr, "dof": dof, "cond_augmented": cond_aug}
     return _make_estimate(b, cov, sigma2, rank, cond, names, "ridge", info)
+
+
+def sandwich_cov(W: np.ndarray, y: np.ndarray, params: np.ndarray | Sequence[float] | None = None,
+                 n_joints: int | None = None) -> np.ndarray:
+    """Sandwich (heteroscedasticity-consistent) covariance of the OLS estimate.
+
+    :func:`ols` reports ``s^2 (W'W)^-1`` with one pooled noise variance ``s^2``: right only
+    when every row has the same noise.  When the rows have variances ``Omega = diag(w_k)``
+    (per-joint torque noise: the lift's is much larger than the wrist's), the OLS estimate
+    ``b = (W'W)^-1 W'y`` has the covariance
+
+        cov(b) = (W'W)^-1 W' Omega W (W'W)^-1
+
+    (bread, meat, bread :cite:`white1980`), estimated from the residuals ``e = y - W b``:
+
+    * ``n_joints`` given (the stacked, sample-major system of the GUIDE): one variance per
+      joint, ``w_j = ||e_j||^2 / N`` over the ``N`` rows of joint ``j``;
+    * otherwise White's estimator, one squared residual per row, ``w_k = e_k^2``;
+
+    both times ``r / (r - p)`` (HC1: the residuals are smaller than the noise by ``p`` degrees
+    of freedom).  Computed from the thin SVD ``W = U S V'``: ``V S^-1 (U' Omega U) S^-1 V'``.
+    The per-joint form is the better estimate when the noise is known to be per joint (it
+    averages ``N`` squared residuals per variance); White's needs no such knowledge.
+
+    Parameters
+    ----------
+    W : array_like, shape (r, p)
+        Stacked regressor (full column rank).
+    y : array_like, shape (r,)
+        Stacked measurements.
+    params : array_like, shape (p,), optional
+        The OLS estimate (computed when omitted).
+    n_joints : int, optional
+        Rows per sample, for the per-joint form.
+
+    Returns
+    -------
+    numpy.ndarray, shape (p, p)
+
+    Raises
+    ------
+    ValueError
+        On shape mismatch, non-finite data, too few rows, a rank-deficient ``W``, or ``r`` not
+        a multiple of ``n_joints``.
+    TypeError
+        If ``n_joints`` is not an int.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.lsq import ols, sandwich_cov
+    >>> rng = np.random.default_rng(0)
+    >>> W = rng.normal(size=(2000, 2))
+    >>> sigma = np.tile([0.1, 3.0], 1000)                  # joint 2 is 30 times noisier
+    >>> y = W @ [1.0, 2.0] + sigma * rng.normal(size=2000)
+    >>> est = ols(W, y)
+    >>> C = sandwich_cov(W, y, est.params, n_joints=2)
+    >>> exact = np.linalg.inv(W.T @ W) @ (W.T * sigma**2) @ W @ np.linalg.inv(W.T @ W)
+    >>> bool(np.allclose(np.sqrt(np.diag(C)), np.sqrt(np.diag(exact)), rtol=0.1))
+    True
+    """
+    W, y, _ = _check_system(W, y, None)
+    r, p = W.shape
+    U, s, Vt = scipy.linalg.svd(W, full_matrices=False, lapack_driver="gesdd")
+    tol = default_rank_tol(s, W.shape)
+    if np.count_nonzero(s > tol) < p:
+        raise ValueError(
+            f"the regressor W is rank deficient (singular values below {tol:.3g}); the OLS estimate and its "
+            "covariance are not defined: reduce to base parameters (robidlib.base)"
+        )
+    b = Vt.T @ ((U.T @ y) / s) if params is None else as_array("params", params, shape=(p,))
+    e = y - W @ b
+    if n_joints is None:
+        omega = e**2
+    else:
+        n = _check_n_joints(n_joints, r)
+        var = np.mean(e.reshape(-1, n) ** 2, axis=0)
+        omega = np.tile(var, r // n)
+    omega = omega * (r / (r - p))
+    meat = (U * omega[:, None]).T @ U
+    Vs = Vt.T / s
+    cov = Vs @ meat @ Vs.T
+    return 0.5 * (cov + cov.T)

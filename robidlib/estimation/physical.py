@@ -17,6 +17,11 @@ a possible rigid body.
   :cite:`gaz2019`): a bounded least-squares problem solved by ``scipy.optimize.lsq_linear``;
   a box cannot express ``J >= 0``, so its result is not guaranteed to be consistent (the
   result says whether it is).
+* :func:`standard_from_base` -- from base parameters identified by any method to a full
+  standard set that a simulator accepts: the realisation of ``beta`` closest to a prior (CAD)
+  with every link consistent, an SDP with the equality ``bp.beta(x) = beta``;
+  :func:`is_feasible_base` -- whether such a set exists at all (the physical feasibility of
+  base parameters of :cite:`sousa2014`).
 
 Problem
 -------
@@ -57,7 +62,7 @@ from ..params import consistency_report, friction_names, pseudo_inertia, pseudo_
 from ._estimate import Estimate
 from .lsq import default_rank_tol
 
-__all__ = ["physical_ls", "bounded_ls"]
+__all__ = ["physical_ls", "bounded_ls", "standard_from_base", "is_feasible_base"]
 
 _INSTALL_HINT = (
     "physical_ls needs cvxpy with the Clarabel solver: pip install 'cvxpy-base>=1.5.2' "
@@ -97,6 +102,9 @@ _RES_FLOOR = 1e-12
 # J >= -_PSD_TOL |J| counts as J >= 0 in info["consistent"] (an interior-point solution that is
 # on the boundary of the cone is feasible to about the solver's tolerance)
 _PSD_TOL = 1e-8
+# an "optimal_inaccurate" realisation (standard_from_base) is accepted when it meets the equality
+# constraints and the LMIs to this relative tolerance
+_INACCURATE_TOL = 1e-6
 
 
 @dataclass
@@ -347,6 +355,116 @@ _T4 = _params_of_sym(4, pseudo_inertia_params)
 _T6 = _params_of_sym(6, _semi_params)
 
 
+
+@dataclass
+class _Cone:
+    """The parameters as an affine map of the cone variables: ``x = A v + a0``."""
+
+    A: np.ndarray
+    a0: np.ndarray
+    v: Any
+    Ys: list
+    w: Any
+    constraints: list
+
+    def value(self) -> np.ndarray:
+        """The solved ``v`` (each LMI matrix symmetrised)."""
+        parts = [(Yj.value + Yj.value.T).ravel(order="F") / 2 for Yj in self.Ys]
+        if self.w is not None:
+            parts.append(self.w.value)
+        return np.concatenate(parts)
+
+
+def _cone_program(cp, n, p, prior, scale, lower, upper, consistency, margin) -> _Cone:
+    """Variables and constraints shared by :func:`physical_ls` and :func:`standard_from_base`.
+
+    ``x = A v + a0`` with ``v = [vec(Y_1), ..., vec(Y_n), w]``: ``Y_j >= 0`` the scaled LMI
+    matrix of link j minus its margin, ``w`` the other parameters in units of their scale;
+    plus the bounds ``lower <= x <= upper`` (and, for "semi", the structure of the 6x6 LMI).
+    """
+    M, L = _link_scales(prior, n)
+    size = 4 if consistency == "full" else 6
+    T = _T4 if consistency == "full" else _T6
+    nv = size * size
+    A = np.zeros((p, n * nv + (p - 10 * n)))
+    a0 = np.zeros(p)
+    for j in range(n):
+        d = np.sqrt(M[j]) * np.r_[[L[j]] * 3, [1.0] * (size - 3)]
+        DD = np.kron(d, d)  # vec(D Y D) = (d (x) d) * vec(Y), elementwise, any vec order
+        A[10 * j: 10 * j + 10, j * nv: (j + 1) * nv] = T * DD[None, :]
+        a0[10 * j: 10 * j + 10] = T @ (DD * np.eye(size).ravel()) * margin
+    A[10 * n:, n * nv:] = np.diag(scale[10 * n:])
+
+    Ys = [cp.Variable((size, size), PSD=True) for _ in range(n)]
+    parts = [cp.reshape(Yj, (nv,), order="F") for Yj in Ys]
+    w = None
+    if p > 10 * n:
+        w = cp.Variable(p - 10 * n)
+        parts.append(w)
+    v = cp.hstack(parts)
+    cons = []
+    if consistency == "semi":
+        # the 6x6 matrix must keep the LMI's structure (zero and repeated entries)
+        iu = _IU6[1] * 6 + _IU6[0]  # F-order position of each upper-triangle entry
+        for j in range(n):
+            d = np.sqrt(M[j]) * np.r_[[L[j]] * 3, [1.0] * 3]
+            dd = np.outer(d, d)[_IU6]
+            cons.append((_M6_PERP.T * dd[None, :]) @ parts[j][iu] == 0)
+    lo_k = np.flatnonzero(np.isfinite(lower))
+    hi_k = np.flatnonzero(np.isfinite(upper))
+    if lo_k.size:
+        cons.append(A[lo_k] @ v >= lower[lo_k] - a0[lo_k])
+    if hi_k.size:
+        cons.append(A[hi_k] @ v <= upper[hi_k] - a0[hi_k])
+    return _Cone(A=A, a0=a0, v=v, Ys=Ys, w=w, constraints=cons)
+
+
+def _check_solver(cp, solver, solver_options) -> str:
+    if solver is not None and not isinstance(solver, str):
+        raise TypeError(f"solver must be a cvxpy solver name (str) or None, got {type(solver).__name__}")
+    if solver_options is not None and not isinstance(solver_options, Mapping):
+        raise TypeError(f"solver_options must be a mapping of keyword arguments, got {type(solver_options).__name__}")
+    solver = "CLARABEL" if solver is None else solver.upper()
+    if solver not in cp.installed_solvers():
+        raise ValueError(
+            f"unknown or uninstalled solver {solver!r}; installed cvxpy solvers: {', '.join(cp.installed_solvers())}"
+        )
+    return solver
+
+
+def _solve(cp, prob, solver, solver_options, what, hint, infeasible_ok=False, inaccurate_ok=False):
+    """Solve; return (status, iterations, stats, wall time). Infeasible: ValueError (or the status
+    when ``infeasible_ok``); "optimal_inaccurate" is returned when ``inaccurate_ok`` (the caller
+    then verifies the solution); any other non-optimal status: RuntimeError, never a partial
+    result."""
+    opts = dict(solver_options or {})
+    t1 = time.perf_counter()
+    try:
+        with warnings.catch_warnings():  # an inaccurate solution raises below, with its status
+            warnings.filterwarnings("ignore", message="Solution may be inaccurate", category=UserWarning)
+            prob.solve(solver=solver, **opts)
+    except cp.error.SolverError as exc:
+        raise RuntimeError(f"the solver {solver} failed on {what} (status {prob.status!r}): {exc}") from None
+    wall = time.perf_counter() - t1
+    status = prob.status
+    stats = prob.solver_stats
+    iters = getattr(stats, "num_iters", None)
+    if status in ("infeasible", "infeasible_inaccurate"):
+        if infeasible_ok:
+            return status, iters, stats, wall
+        raise ValueError(
+            f"the constraints admit no parameter vector: solver {solver} status {status!r} after "
+            f"{iters} iterations; {hint}"
+        )
+    if status != "optimal" and not (inaccurate_ok and status == "optimal_inaccurate"):
+        raise RuntimeError(
+            f"the solver {solver} stopped without an optimal solution: status {status!r} after "
+            f"{iters} iterations; no result is returned (try solver_options, a larger reg, or "
+            "scaling the data)"
+        )
+    return status, iters, stats, wall
+
+
 # ----------------------------------------------------------------------------------- estimators
 def physical_ls(
     W: np.ndarray,
@@ -528,93 +646,27 @@ def physical_ls(
     t0 = time.perf_counter()
     check_choice("consistency", consistency, ("full", "semi"))
     margin = check_nonnegative("margin", margin)
-    if solver is not None and not isinstance(solver, str):
-        raise TypeError(f"solver must be a cvxpy solver name (str) or None, got {type(solver).__name__}")
-    if solver_options is not None and not isinstance(solver_options, Mapping):
-        raise TypeError(f"solver_options must be a mapping of keyword arguments, got {type(solver_options).__name__}")
     pb = _setup(W, y, robot, prior, reg, reg_space, friction, extra_names, bounds, min_mass, bp)
     cp = _import_cvxpy()
-    solver = "CLARABEL" if solver is None else solver.upper()
-    if solver not in cp.installed_solvers():
-        raise ValueError(
-            f"unknown or uninstalled solver {solver!r}; installed cvxpy solvers: {', '.join(cp.installed_solvers())}"
-        )
+    solver = _check_solver(cp, solver, solver_options)
 
     n, p = pb.n, pb.p
-    M, L = _link_scales(pb.prior, n)
-    size = 4 if consistency == "full" else 6
-    T = _T4 if consistency == "full" else _T6
-    # x = A v + a0, v = [vec(Y_1), ..., vec(Y_n), w]: Y_j >= 0 the scaled LMI matrix minus its
-    # margin, w the other parameters in units of their scale
-    nv = size * size
-    A = np.zeros((p, n * nv + (p - 10 * n)))
-    a0 = np.zeros(p)
-    for j in range(n):
-        d = np.sqrt(M[j]) * np.r_[[L[j]] * 3, [1.0] * (size - 3)]
-        DD = np.kron(d, d)  # vec(D Y D) = (d (x) d) * vec(Y), elementwise, any vec order
-        A[10 * j: 10 * j + 10, j * nv: (j + 1) * nv] = T * DD[None, :]
-        a0[10 * j: 10 * j + 10] = T @ (DD * np.eye(size).ravel()) * margin
-    A[10 * n:, n * nv:] = np.diag(pb.scale[10 * n:])
-
+    cone = _cone_program(cp, n, p, pb.prior, pb.scale, pb.lower, pb.upper, consistency, margin)
+    A, a0, v = cone.A, cone.a0, cone.v
     B, c = _objective_rows(pb)
-    Ys = [cp.Variable((size, size), PSD=True) for _ in range(n)]
-    parts = [cp.reshape(Yj, (nv,), order="F") for Yj in Ys]
-    if p > 10 * n:
-        w = cp.Variable(p - 10 * n)
-        parts.append(w)
-    v = cp.hstack(parts)
-    x = A @ v + a0
-    cons = []
-    if consistency == "semi":
-        # the 6x6 matrix must keep the LMI's structure (zero and repeated entries)
-        iu = _IU6[1] * 6 + _IU6[0]  # F-order position of each upper-triangle entry
-        for j in range(n):
-            d = np.sqrt(M[j]) * np.r_[[L[j]] * 3, [1.0] * 3]
-            dd = np.outer(d, d)[_IU6]
-            cons.append((_M6_PERP.T * dd[None, :]) @ parts[j][iu] == 0)
-    lo_k = np.flatnonzero(np.isfinite(pb.lower))
-    hi_k = np.flatnonzero(np.isfinite(pb.upper))
-    if lo_k.size:
-        cons.append(A[lo_k] @ v >= pb.lower[lo_k] - a0[lo_k])
-    if hi_k.size:
-        cons.append(A[hi_k] @ v <= pb.upper[hi_k] - a0[hi_k])
     # The solver's stopping tests are relative to its objective: hand it the objective over the
     # unconstrained residual energy (same minimiser), so that its tolerance is a fraction of the
     # noise, not of ||y||^2 (this gains several digits in the weakly excited base parameters).
     kappa = pb.ynorm / pb.rho
     H = kappa * (B @ A)
     g = kappa * (c - B @ a0)
-    prob = cp.Problem(cp.Minimize(cp.sum_squares(H @ v - g)), cons)
-    opts = dict(solver_options or {})
-    t1 = time.perf_counter()
-    try:
-        with warnings.catch_warnings():  # an inaccurate solution raises below, with its status
-            warnings.filterwarnings("ignore", message="Solution may be inaccurate", category=UserWarning)
-            prob.solve(solver=solver, **opts)
-    except cp.error.SolverError as exc:
-        raise RuntimeError(
-            f"the solver {solver} failed on the physically consistent least-squares problem "
-            f"(status {prob.status!r}): {exc}"
-        ) from None
-    wall = time.perf_counter() - t1
-    status = prob.status
-    stats = prob.solver_stats
-    iters = getattr(stats, "num_iters", None)
-    if status in ("infeasible", "infeasible_inaccurate"):
-        raise ValueError(
-            f"the constraints admit no parameter vector: solver {solver} status {status!r} after "
-            f"{iters} iterations; check bounds, min_mass and margin against J >= 0 (a link needs "
-            "non-negative diagonal inertia and mass)"
-        )
-    if status != "optimal":
-        raise RuntimeError(
-            f"the solver {solver} stopped without an optimal solution: status {status!r} after "
-            f"{iters} iterations; no result is returned (try solver_options, a larger reg, or "
-            "scaling the data)"
-        )
-    vval = np.concatenate(
-        [(Yj.value + Yj.value.T).ravel(order="F") / 2 for Yj in Ys] + ([w.value] if p > 10 * n else [])
+    prob = cp.Problem(cp.Minimize(cp.sum_squares(H @ v - g)), cone.constraints)
+    status, iters, stats, wall = _solve(
+        cp, prob, solver, solver_options, "the physically consistent least-squares problem",
+        "check bounds, min_mass and margin against J >= 0 (a link needs non-negative diagonal "
+        "inertia and mass)",
     )
+    vval = cone.value()
     xv = A @ vval + a0
     solve_time = getattr(stats, "solve_time", None)
     info = dict(
@@ -743,3 +795,274 @@ def bounded_ls(
         solver="scipy.optimize.lsq_linear(bvls)",
     )
     return _finish(pb, x, "bounded_ls", info, t0)
+
+
+# ------------------------------------------------------------------------- from base to standard
+def _base_matrix(bp: Any) -> np.ndarray:
+    """``Bm`` (r, p) with ``bp.beta(x) == Bm @ x``."""
+    p = bp.n_params
+    return np.stack([bp.beta(e) for e in np.eye(p)], axis=1)
+
+
+def _realise(beta, bp, robot, prior, consistency, margin, min_mass, bounds, solver, solver_options):
+    """Shared part of :func:`standard_from_base` and :func:`is_feasible_base`."""
+    from ..base import BaseParameters
+    from ..params import param_names
+    from ..robot import SerialRobot
+
+    t0 = time.perf_counter()
+    if not isinstance(robot, SerialRobot):
+        raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
+    if not isinstance(bp, BaseParameters):
+        raise TypeError(f"bp must be a BaseParameters (robidlib.base.base_parameters), got {type(bp).__name__}")
+    check_choice("consistency", consistency, ("full", "semi"))
+    margin = check_nonnegative("margin", margin)
+    n, p = robot.n, bp.n_params
+    names = tuple(bp.names)
+    if names[: 10 * n] != tuple(param_names(n)):
+        raise ValueError(
+            f"bp must be computed for this robot's {10 * n} standard parameters first (names m1, mx1, ...), "
+            f"got {p} parameters named {names[:3]}..."
+        )
+    beta = _real("beta", beta, shape=(bp.rank,))
+    if prior is None:
+        extra = p - 10 * n
+        fr = robot.friction.ravel() if names[10 * n:] == friction_names(n) else np.zeros(extra)
+        prior_arr = np.concatenate([robot.params, fr])
+    else:
+        prior_arr = _real("prior", prior, ndim=1)
+        if prior_arr.shape != (p,):
+            raise ValueError(f"prior must have shape ({p},) (one value per standard parameter of bp), got {prior_arr.shape}")
+
+    # bounds: friction >= 0 (when the extra columns are the friction columns), masses >= min_mass
+    lower = np.full(p, -np.inf)
+    upper = np.full(p, np.inf)
+    if names[10 * n:] == friction_names(n):
+        lower[10 * n:] = 0.0
+    lower[0: 10 * n: 10] = _per_link("min_mass", min_mass, n)
+    if bounds is not None:
+        if not isinstance(bounds, Mapping):
+            raise TypeError(f"bounds must be a mapping name -> (lower, upper), got {type(bounds).__name__}")
+        index = {nm: k for k, nm in enumerate(names)}
+        for key, lu in bounds.items():
+            if key not in index:
+                raise ValueError(f"bounds names an unknown parameter {key!r}; known: {', '.join(names[:12])}, ...")
+            b = _real(f"bounds[{key!r}]", lu, shape=(2,), finite=False)
+            if np.any(np.isnan(b)):
+                raise ValueError(f"bounds[{key!r}] must not be NaN, got {b.tolist()}")
+            k = index[key]
+            lower[k] = max(lower[k], b[0]) if k % 10 == 0 and k < 10 * n else b[0]
+            upper[k] = b[1]
+    bad = np.flatnonzero(lower > upper)
+    if bad.size:
+        k = int(bad[0])
+        raise ValueError(
+            f"infeasible bounds: {names[k]} must satisfy {lower[k]:g} <= {names[k]} <= {upper[k]:g} "
+            "(bounds and min_mass contradict each other)"
+        )
+
+    cp = _import_cvxpy()
+    solver = _check_solver(cp, solver, solver_options)
+    # parameter scales: those of physical_ls for the links; |prior| (1 where it is 0) otherwise
+    M, L = _link_scales(prior_arr, n)
+    per_link = np.column_stack([M, M[:, None] * L[:, None] * np.ones((n, 3)), (M * L**2)[:, None] * np.ones((n, 6))])
+    rest = np.abs(prior_arr[10 * n:])
+    scale = np.concatenate([per_link.ravel(), np.where(rest > 0, rest, 1.0)])
+    cone = _cone_program(cp, n, p, prior_arr, scale, lower, upper, consistency, margin)
+    Bm = _base_matrix(bp)
+    row = np.linalg.norm(Bm * scale[None, :], axis=1)  # size of each base parameter in scale units
+    E = (Bm @ cone.A) / row[:, None]
+    e = (beta - Bm @ cone.a0) / row
+    G = cone.A / scale[:, None]
+    h = (prior_arr - cone.a0) / scale
+    cons = cone.constraints + [E @ cone.v == e]
+    prob = cp.Problem(cp.Minimize(cp.sum_squares(G @ cone.v - h) / p), cons)
+    status, iters, stats, wall = _solve(
+        cp, prob, solver, solver_options, "the realisation of base parameters", "", infeasible_ok=True,
+        inaccurate_ok=True,
+    )
+    solve_time = getattr(stats, "solve_time", None)
+    info = dict(
+        status=status, iterations=iters, solve_time=solve_time, setup_time=wall - (solve_time or 0.0),
+        solver=solver, consistency=consistency, margin=margin, prior=prior_arr, scale=scale,
+        lower=lower, upper=upper, base=bp,
+    )
+    if status.startswith("infeasible"):
+        info["time"] = time.perf_counter() - t0
+        return None, info
+    x = cone.A @ cone.value() + cone.a0
+    lam = np.linalg.eigvalsh(pseudo_inertia(x[: 10 * n].reshape(n, 10)))
+    top = np.abs(lam).max(axis=1)
+    beta_error = float(np.max(np.abs(bp.beta(x) - beta) / row))
+    if status != "optimal" and (beta_error > _INACCURATE_TOL or np.any(lam[:, 0] < -_INACCURATE_TOL * top)):
+        # a point on the boundary of the feasible set (an interior-point method converges slowly
+        # there): accepted only if it satisfies the constraints to _INACCURATE_TOL
+        raise RuntimeError(
+            f"the solver {solver} stopped with status {status!r} after {iters} iterations and a solution "
+            f"that misses the constraints (base-parameter error {beta_error:.2g}, smallest eigenvalue of J "
+            f"{float(np.min(lam[:, 0] / np.where(top > 0, top, 1.0))):.2g}): beta is on the boundary of "
+            "the feasible set, too close to decide; try margin > 0 or solver_options"
+        )
+    info.update(
+        beta=bp.beta(x),
+        beta_error=beta_error,
+        distance=float(np.sqrt(np.mean(((x - prior_arr) / scale) ** 2))),
+        min_eig_J=lam[:, 0] / np.where(top > 0, top, 1.0),
+        consistent=bool(np.all(lam[:, 0] >= -_PSD_TOL * top)),
+        report=consistency_report(x[: 10 * n]),
+        time=time.perf_counter() - t0,
+    )
+    return x, info
+
+
+def standard_from_base(
+    beta: np.ndarray | Sequence[float],
+    bp: Any,
+    robot: Any,
+    *,
+    prior: np.ndarray | Sequence[float] | None = None,
+    consistency: str = "full",
+    margin: float = 0.0,
+    min_mass: float | Sequence[float] = 0.0,
+    bounds: Mapping[str, Sequence[float]] | None = None,
+    solver: str | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> Estimate:
+    """A full standard parameter set with given base parameters, every link consistent, closest to a prior.
+
+    Solves the semidefinite program (:cite:`sousa2014` pose the feasibility question; the
+    LMIs are those of :func:`physical_ls`)::
+
+        minimise    ||(x - prior) / scale||^2 / p
+        subject to  bp.beta(x) = beta
+                    J(pi_j) >= margin * D_j^2  (or the "semi" LMI)     for every link j
+                    lower <= x <= upper           (friction >= 0, m_j >= min_mass, bounds)
+
+    Every ``x`` with ``bp.beta(x) = beta`` has the same dynamics (the same torques for every
+    motion, hence the same mass matrix), so the result is a robot that moves exactly as the
+    base model does and that a simulator accepts, as close to the prior (e.g. CAD) as the
+    constraints allow, in the parameter scales of :func:`physical_ls` (``|prior_k|``, or 1,
+    for the friction and extra columns). Use it to turn base parameters identified by any
+    method (OLS, ridge, a published table) into a full model (a URDF, a simulator).
+
+    Parameters
+    ----------
+    beta : array_like, shape (bp.rank,)
+        Base parameters.
+    bp : BaseParameters
+        Their definition (:func:`robidlib.base.base_parameters` of ``robot``, with or without
+        friction columns, or of a regressor whose first ``10 n`` columns are the robot's).
+    robot : SerialRobot
+        Gives ``n`` and the default prior (``robot.params`` and, when ``bp`` has the friction
+        columns ``fv1, fc1, ...``, ``robot.friction``; zeros for other extra columns).
+    prior : array_like, shape (bp.n_params,), optional
+        The set the result is closest to; need not be consistent.
+    consistency : {"full", "semi"}, default "full"
+        ``J(pi_j) >= 0`` (a mass distribution exists), or only ``m >= 0`` and a positive
+        semi-definite inertia about the centre of mass (see :func:`physical_ls`).
+    margin, min_mass, bounds, solver, solver_options
+        As in :func:`physical_ls`.
+
+    Returns
+    -------
+    Estimate
+        ``method="standard_from_base"``, ``params`` (p,) the standard set (``cov``,
+        ``rel_std`` NaN; ``residual_std`` 0; ``rank`` ``bp.rank``; ``cond`` NaN). ``info``:
+        ``beta`` (``bp.beta(params)``), ``beta_error`` (largest deviation from ``beta``
+        relative to the size of each base parameter in scale units: the solver's equality
+        tolerance), ``distance`` (RMS scaled deviation from the prior), ``status``,
+        ``iterations``, ``solve_time``, ``setup_time``, ``time``, ``min_eig_J``,
+        ``consistent``, ``report``, ``prior``, ``scale``, ``lower``, ``upper``, ``base``.
+
+    Raises
+    ------
+    ValueError
+        If no such set exists (``beta`` is not physically feasible: the message gives the
+        solver's status; :func:`is_feasible_base` answers the question without raising), or
+        on bad input: wrong shapes, NaN/inf, a ``bp`` of another robot, unknown
+        ``consistency``, names in ``bounds``, negative ``margin``/``min_mass``, contradicting
+        bounds, an unknown solver.
+    TypeError
+        Complex input, a robot that is not a ``SerialRobot``, a ``bp`` that is not a
+        ``BaseParameters``, non-mapping ``bounds`` or ``solver_options``.
+    RuntimeError
+        The solver stopped without an answer (iteration limit, numerical trouble).
+    ImportError
+        cvxpy (``cvxpy-base``) or Clarabel is not installed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.base import base_parameters
+    >>> from robidlib.models import planar_2r
+    >>> robot = planar_2r()
+    >>> bp = base_parameters(robot, rng=0)
+    >>> beta = bp.beta(robot.params) * 1.05                 # a heavier arm
+    >>> est = standard_from_base(beta, bp, robot)
+    >>> est.info["consistent"], bool(np.allclose(est.info["beta"], beta, rtol=1e-6))
+    (True, True)
+    >>> est.info["distance"] > 0                          # it had to leave the prior
+    True
+    """
+    x, info = _realise(beta, bp, robot, prior, consistency, margin, min_mass, bounds, solver, solver_options)
+    if x is None:
+        raise ValueError(
+            f"beta is not physically feasible: no standard parameter set with these base parameters has "
+            f"every link consistent ({consistency!r}, margin {info['margin']:g}) within the bounds; solver "
+            f"{info['solver']} status {info['status']!r} after {info['iterations']} iterations"
+        )
+    p = x.size
+    nan = np.full((p, p), np.nan)
+    return Estimate(
+        params=x, cov=nan, rel_std=np.full(p, np.nan), residual_std=0.0, rank=int(bp.rank), cond=float("nan"),
+        names=tuple(bp.names), method="standard_from_base", info=info,
+    )
+
+
+def is_feasible_base(
+    beta: np.ndarray | Sequence[float],
+    bp: Any,
+    robot: Any,
+    *,
+    consistency: str = "full",
+    margin: float = 0.0,
+    min_mass: float | Sequence[float] = 0.0,
+    bounds: Mapping[str, Sequence[float]] | None = None,
+    solver: str | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> bool:
+    """Whether base parameters are physically feasible: some consistent robot has them.
+
+    ``True`` when :func:`standard_from_base` finds a standard set ``x`` with
+    ``bp.beta(x) = beta`` in which every link satisfies the chosen LMI (the feasibility of
+    base parameters of :cite:`sousa2014`); ``False`` when the solver proves that none exists.
+    Feasible base parameters have a positive semi-definite mass matrix at every
+    configuration (every link's kinetic energy is ``>= 0``); infeasible ones may still have
+    one along a given motion, but no robot has them.
+
+    Parameters
+    ----------
+    beta, bp, robot, consistency, margin, min_mass, bounds, solver, solver_options
+        As in :func:`standard_from_base`.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError, TypeError, RuntimeError, ImportError
+        As :func:`standard_from_base`, except that infeasibility is the answer ``False``.
+
+    Examples
+    --------
+    >>> from robidlib.base import base_parameters
+    >>> from robidlib.models import planar_2r
+    >>> robot = planar_2r()
+    >>> bp = base_parameters(robot, rng=0)
+    >>> beta = bp.beta(robot.params)
+    >>> is_feasible_base(beta, bp, robot), is_feasible_base(-beta, bp, robot)
+    (True, False)
+    """
+    x, _ = _realise(beta, bp, robot, None, consistency, margin, min_mass, bounds, solver, solver_options)
+    return x is not None

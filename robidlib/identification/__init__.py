@@ -11,6 +11,7 @@ The steps, each a module of one concern:
                         :func:`split` (fit / held-out in time)
 :mod:`.estimate`        :func:`identify`: OLS, WLS with per-joint weights, essential
                         parameters, a hook for a physically consistent estimator
+                        (:func:`physical_estimator`)
 :mod:`.validate`        :func:`validate`: held-out relative torque errors, residual spectrum
 =====================  ==================================================================
 
@@ -31,7 +32,14 @@ from typing import Any, Callable
 from numpy.typing import ArrayLike
 
 from .drives import Transmission
-from .estimate import IdentificationResult, PhysicalProblem, essential_parameters, identify, joint_sigmas
+from .estimate import (
+    IdentificationResult,
+    PhysicalProblem,
+    essential_parameters,
+    identify,
+    joint_sigmas,
+    physical_estimator,
+)
 from .model import DriveModel, khalil_name
 from .preprocess import IdentificationData, Settings, parallel_decimate, prepare, split
 from .validate import Validation, relative_errors, residual_spectrum, validate
@@ -50,6 +58,7 @@ __all__ = [
     "joint_sigmas",
     "khalil_name",
     "parallel_decimate",
+    "physical_estimator",
     "prepare",
     "relative_errors",
     "residual_spectrum",
@@ -65,7 +74,7 @@ class PipelineRun:
 
     Attributes
     ----------
-    data, train, test : IdentificationData
+    data, train, test : ~robidlib.identification.preprocess.IdentificationData
         The whole decimated record and its two parts.
     result : IdentificationResult
         Fitted on ``train``.
@@ -105,7 +114,9 @@ def run(
     fraction, guard
         As in :func:`split`.
     physical : callable, optional
-        As in :func:`identify`.
+        As in :func:`identify` (e.g. :func:`physical_estimator`); when it returns an
+        estimate that :meth:`IdentificationResult.estimate` accepts as ``"physical"``, the
+        training and held-out errors include it.
 
     Returns
     -------
@@ -140,8 +151,14 @@ def run(
     result = identify(train, base=base, physical=physical)
     timings.update(result.timings)
     tic = time.perf_counter()
-    training = validate(result, train)
-    validation = validate(result, test)
+    methods = ("ols", "wls", "essential")
+    try:
+        result.estimate("physical")
+        methods += ("physical",)
+    except ValueError:
+        pass
+    training = validate(result, train, methods)
+    validation = validate(result, test, methods)
     timings["validate"] = time.perf_counter() - tic
     return PipelineRun(data=data, train=train, test=test, result=result, training=training,
                        validation=validation, timings=timings)

@@ -16,23 +16,36 @@ to :class:`~robidlib.identification.preprocess.IdentificationData`:
 * **physically consistent** estimate: a hook. :func:`identify` calls ``physical(problem)``
   with a :class:`PhysicalProblem` (the weighted regressor of *all* the model's parameters,
   not the base ones, so that per-link constraints can be written) and stores what it returns;
-  pass e.g. a wrapper of ``robidlib.estimation.physical_ls``.
+  :func:`physical_estimator` makes such a hook from ``robidlib.estimation.physical_ls``
+  (every link a possible rigid body, friction and rotor inertias non-negative), whose result
+  :meth:`IdentificationResult.predict` and :func:`~robidlib.identification.validate.validate`
+  accept as the estimate ``"physical"``.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from .._validate import check_choice, check_nonnegative
 from ..base import BaseParameters
 from ..estimation import Estimate, ols
 from .model import DriveModel
 from .preprocess import IdentificationData
 
-__all__ = ["IdentificationResult", "PhysicalProblem", "identify", "joint_sigmas", "essential_parameters"]
+__all__ = [
+    "IdentificationResult",
+    "PhysicalProblem",
+    "identify",
+    "joint_sigmas",
+    "essential_parameters",
+    "physical_estimator",
+]
+
+_ESTIMATES = ("ols", "wls", "essential", "essential_ols", "physical")
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,24 +126,49 @@ class IdentificationResult:
         return self.base.base_names
 
     def estimate(self, which: str) -> Estimate:
-        """The estimate ``'ols'``, ``'wls'``, ``'essential'`` or ``'essential_ols'``.
+        """The estimate ``'ols'``, ``'wls'``, ``'essential'``, ``'essential_ols'`` or ``'physical'``.
+
+        ``'physical'`` is what the ``physical`` hook of :func:`identify` returned, when it is
+        an :class:`~robidlib.estimation.Estimate` of the model's parameters with the base
+        parameters in ``info["beta"]`` (as :func:`physical_estimator`'s hook returns).
 
         Raises
         ------
         ValueError
-            Another name.
+            Another name, or ``'physical'`` when no such estimate was computed.
         """
-        if which not in ("ols", "wls", "essential", "essential_ols"):
-            raise ValueError(f"unknown estimate {which!r}; expected 'ols', 'wls', 'essential' or 'essential_ols'")
+        if which not in _ESTIMATES:
+            raise ValueError(
+                f"unknown estimate {which!r}; expected 'ols', 'wls', 'essential', 'essential_ols' or 'physical'"
+            )
+        if which == "physical":
+            phys = self.physical
+            if not isinstance(phys, Estimate) or "beta" not in phys.info:
+                got = "no physical hook was given" if phys is None else f"the hook returned {type(phys).__name__}"
+                raise ValueError(
+                    f"estimate 'physical' is not available: {got}; pass physical=physical_estimator() "
+                    "to identify (an Estimate with info['beta'] is needed)"
+                )
+            return phys
         return getattr(self, which)
 
     def full_base_vector(self, which: str = "wls") -> np.ndarray:
-        """Estimate ``which`` as a vector of all base parameters (removed essentials are 0)."""
+        """Estimate ``which`` as a vector of all base parameters (removed essentials are 0).
+
+        For ``'physical'``: the base parameters of its standard parameters, ``info["beta"]``.
+        """
         est = self.estimate(which)
         if which.startswith("essential"):
             x = np.zeros(self.base.rank)
             x[self.essential_index] = est.params
             return x
+        if which == "physical":
+            beta = np.asarray(est.info["beta"], dtype=float)
+            if beta.shape != (self.base.rank,):
+                raise ValueError(
+                    f"the physical estimate's info['beta'] has shape {beta.shape}, expected ({self.base.rank},)"
+                )
+            return beta.copy()
         return est.params.copy()
 
     def predict(self, data: IdentificationData, which: str = "wls") -> np.ndarray:
@@ -264,7 +302,7 @@ def identify(
 
     Parameters
     ----------
-    data : IdentificationData
+    data : ~robidlib.identification.preprocess.IdentificationData
         From :func:`~robidlib.identification.preprocess.prepare` (or a part of it, see
         :func:`~robidlib.identification.preprocess.split`); its ``keep`` mask selects the
         equations.
@@ -351,3 +389,154 @@ def identify(
         essential_history=history, sigma_joint=sigma, rows_per_joint=rows, model=model, physical=phys,
         timings=timings,
     )
+
+
+class _ReorderedBase:
+    """What ``physical_ls`` needs of a BaseParameters (``n_params``, ``beta``) for reordered columns."""
+
+    def __init__(self, base: BaseParameters, order: np.ndarray) -> None:
+        self._base, self._order = base, order
+
+    @property
+    def n_params(self) -> int:
+        return self._base.n_params
+
+    def beta(self, x: np.ndarray) -> np.ndarray:
+        full = np.empty(self._base.n_params)
+        full[self._order] = x
+        return self._base.beta(full)
+
+
+#: name stems of the drive parameters that :func:`physical_estimator` keeps non-negative
+_DRIVE_STEMS = ("Ia", "Iam", "fvm", "fcm")
+
+
+def physical_estimator(
+    *,
+    reg: float = 1e-6,
+    consistency: str = "full",
+    margin: float = 0.0,
+    min_mass: float | Sequence[float] = 0.0,
+    bounds: Mapping[str, Sequence[float]] | None = None,
+    drives_nonnegative: bool = True,
+    solver: str | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> Callable[[PhysicalProblem], Estimate]:
+    """A physically consistent estimator for the ``physical`` hook of :func:`identify`.
+
+    The hook solves :func:`robidlib.estimation.physical_ls` on the problem :func:`identify`
+    hands it: the WLS-weighted regressor of *all* the model's parameters, every link's
+    pseudo-inertia constrained positive semi-definite (``consistency="full"``: a real mass
+    distribution exists) and the prior the CAD values of the URDF (``problem.prior``; the
+    regulariser only chooses among the standard parameters the data cannot tell apart, see
+    ``physical_ls``). ``physical_ls`` wants the viscous and Coulomb friction columns right
+    after the inertial ones and any other column appended by name, so the hook reorders the
+    drive model's columns (offsets, rotor inertias and coupled-motor terms become its extra
+    columns) and orders the result back. Joint friction is non-negative (``physical_ls``'s
+    default); with ``drives_nonnegative`` so are the rotor inertias ``Ia_j``, the motor
+    inertias ``Iam_k`` and the motor friction ``fvm_k, fcm_k``; offsets are free.
+
+    Parameters
+    ----------
+    reg, consistency, margin, min_mass, solver, solver_options
+        Passed to :func:`robidlib.estimation.physical_ls`.
+    bounds : mapping str -> (lower, upper), optional
+        Extra bounds by robidlib name (``"m6"``, ``"Ia2"``, ``"off1"``...); they replace the
+        defaults above for the parameters they name.
+    drives_nonnegative : bool, default True
+
+    Returns
+    -------
+    callable
+        ``hook(problem: PhysicalProblem) -> Estimate``: ``params`` in the model's column
+        order (``model.names``), ``names = model.names``, ``method = "physical_ls"``, ``cov``
+        and ``rel_std`` NaN (a constrained estimate has no closed-form covariance);
+        ``info`` is ``physical_ls``'s (status, ``consistent``, ``min_eig_J``, residuals, ...)
+        with ``beta`` replaced by the base parameters in ``problem.base``'s order and
+        ``base = problem.base``. :meth:`IdentificationResult.predict` and
+        :func:`~robidlib.identification.validate.validate` use it as ``"physical"``.
+
+    Raises
+    ------
+    ValueError
+        Bad options (negative ``reg`` or ``margin``, unknown ``consistency``); at call time
+        what ``physical_ls`` raises (unknown names in ``bounds``, an infeasible problem).
+    TypeError
+        Non-bool ``drives_nonnegative``, ``bounds`` not a mapping; a hook called with
+        something other than a :class:`PhysicalProblem`.
+    ImportError
+        At call time, when cvxpy or Clarabel is missing (``physical_ls``'s message).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.identification import DriveModel, Settings, prepare, identify, validate
+    >>> from robidlib.models import planar_2r
+    >>> model = DriveModel(planar_2r(), offset=False)
+    >>> t = np.arange(25000) * 2e-4
+    >>> w = np.array([[1.1, 2.3, 3.7], [1.7, 2.9, 4.3]])
+    >>> q = np.stack([np.sin(np.outer(t, w[j])).sum(1) for j in range(2)], 1) * 0.3
+    >>> qd = np.gradient(q, 2e-4, axis=0)
+    >>> x = model.pack(friction=[[0.5, 0.2], [0.3, 0.1]], rotor=[0.05, 0.02])
+    >>> tau = model.torques(q, qd, np.gradient(qd, 2e-4, axis=0), x)
+    >>> noisy = tau + 0.01 * np.random.default_rng(0).normal(size=tau.shape)
+    >>> res = identify(prepare(t, q, noisy, model, Settings(ts=2e-4)),
+    ...                physical=physical_estimator())
+    >>> res.physical.info["status"], res.physical.info["consistent"], res.physical.names[:2]
+    ('optimal', True, ('m1', 'mx1'))
+    >>> bool(np.allclose(res.full_base_vector("physical"), res.wls.params, atol=3 * res.wls.std.max()))
+    True
+    """
+    reg = check_nonnegative("reg", reg)
+    margin = check_nonnegative("margin", margin)
+    check_choice("consistency", consistency, ("full", "semi"))
+    if not isinstance(drives_nonnegative, (bool, np.bool_)):
+        raise TypeError(f"drives_nonnegative must be True or False, got {drives_nonnegative!r}")
+    if bounds is not None and not isinstance(bounds, Mapping):
+        raise TypeError(f"bounds must be a mapping name -> (lower, upper), got {type(bounds).__name__}")
+    user_bounds = dict(bounds or {})
+
+    def hook(problem: PhysicalProblem) -> Estimate:
+        if not isinstance(problem, PhysicalProblem):
+            raise TypeError(f"problem must be a PhysicalProblem, got {type(problem).__name__}")
+        from ..estimation import physical_ls
+
+        model = problem.model
+        n, names = model.n, model.names
+        index = {s: k for k, s in enumerate(names)}
+        missing = [f"{s}{j + 1}" for j in range(n) for s in ("fv", "fc") if f"{s}{j + 1}" not in index]
+        if missing:
+            raise ValueError(
+                f"physical_estimator needs a model with viscous and Coulomb friction on every joint "
+                f"(physical_ls's friction columns); the model lacks {missing}"
+            )
+        friction = [index[f"{s}{j + 1}"] for j in range(n) for s in ("fv", "fc")]
+        inertial = list(range(10 * n))
+        taken = set(inertial) | set(friction)
+        extra = [k for k in range(model.p) if k not in taken]
+        order = np.array(inertial + friction + extra)
+        extra_names = [names[k] for k in extra]
+        bnd: dict[str, Any] = {}
+        if drives_nonnegative:
+            bnd.update({s: (0.0, np.inf) for s in extra_names if s.rstrip("0123456789") in _DRIVE_STEMS})
+        bnd.update(user_bounds)
+        est = physical_ls(
+            problem.W[:, order], problem.y, model.robot, prior=problem.prior[order], reg=reg,
+            consistency=consistency, extra_names=extra_names, bounds=bnd or None, min_mass=min_mass,
+            margin=margin, bp=_ReorderedBase(problem.base, order), solver=solver, solver_options=solver_options,
+        )
+        x = np.empty(model.p)
+        x[order] = est.params
+        lower, upper = np.empty(model.p), np.empty(model.p)
+        lower[order], upper[order] = est.info["lower"], est.info["upper"]
+        info = {**est.info, "base": problem.base, "beta": problem.base.beta(x), "lower": lower, "upper": upper,
+                "prior": problem.prior.copy(), "scale": _unorder(est.info["scale"], order)}
+        return replace(est, params=x, names=tuple(names), info=info)
+
+    return hook
+
+
+def _unorder(v: np.ndarray, order: np.ndarray) -> np.ndarray:
+    out = np.empty(len(order))
+    out[order] = v
+    return out

@@ -156,7 +156,7 @@ def validate(
     Parameters
     ----------
     result : IdentificationResult
-    data : IdentificationData
+    data : ~robidlib.identification.preprocess.IdentificationData
         Data of the same model (e.g. the second part of :func:`split`).
     methods : tuple of str
         Estimates to evaluate (see :meth:`IdentificationResult.estimate`).
