@@ -274,7 +274,7 @@ def test_solution_fragments_find_real_solution_lines():
 
 # Check modules whose docstrings show solution code on main today; their chapter helpers fix
 # them (issue 16). Strict: once fixed, the entry must be removed from this set.
-KNOWN_LEAKY_CHECKS = {"mixed_coordinates"}  # chapter 10: being fixed
+KNOWN_LEAKY_CHECKS: set[str] = set()
 
 
 @pytest.mark.parametrize("module", _check_modules(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])

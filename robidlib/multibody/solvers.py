@@ -16,6 +16,15 @@ Position analysis (``solve_kinematics``), each frame warm-started from the previ
   ``trust-constr`` handles a pure equality problem with its trust-region SQP branch (its
   interior-point branch is only used for inequalities); we use it as the
   "interior-point-like" large-scale alternative.
+* ``"goal-attainment"`` - multi-objective goal attainment (MO, after Gembicki 1974, as
+  MATLAB's ``fgoalattain``): every tracking objective ``F_k`` gets the goal ``0`` and the
+  same weight, and ``min gamma`` subject to ``F_k(q) <= gamma`` and the topological
+  constraints is solved with SLSQP over ``[q, gamma]``.  ``objective="tc"``: one objective
+  per tracking equation, ``|C_k q - P_k*| <= gamma`` (two linear inequalities each);
+  ``"distance"`` (ED): one per marker, ``||P_i - P_i*|| <= gamma`` (the distance smoothed
+  as ``sqrt(||d||^2 + eps^2)``, ``eps = 1e-9`` m, to stay differentiable at an exact fit).
+  It is a minimax fit: it makes the *largest* tracking error small, not their sum of
+  squares.
 * ``"ad"`` - angle-driven analysis: joint angles computed from the markers body by body
   (:func:`angles_from_markers`), then imposed by drivers ``theta - theta* = 0``
   (:func:`solve_driven`, a square Newton-Raphson).
@@ -24,9 +33,7 @@ Velocity and acceleration analyses (:func:`solve_velocities`, :func:`solve_accel
 solve ``Phi_q qd = nu`` and ``Phi_q qdd = gamma`` with the same constraint sets.
 
 Performance note: the matrices are small (tens of rows), so a multi-threaded BLAS only adds
-overhead; with ``OPENBLAS_NUM_THREADS=1`` (set before importing numpy) NRM-WLS runs about
-twice and SLSQP about ten times faster on a busy 2-core machine
-(``benchmarks/bench_mixed.py`` does this).
+overhead; robidlib runs BLAS on one thread when it is imported (``ROBIDLIB_BLAS_THREADS``).
 """
 
 from __future__ import annotations
@@ -54,7 +61,7 @@ __all__ = [
 ]
 
 #: Names accepted by :func:`solve_kinematics`.
-METHODS = ("nrm-ls", "nrm-wls", "slsqp", "trust-constr", "ad")
+METHODS = ("nrm-ls", "nrm-wls", "slsqp", "trust-constr", "goal-attainment", "ad")
 
 
 @dataclass(frozen=True)
@@ -406,7 +413,7 @@ def solve_kinematics(system: MultibodySystem, markers: Any, method: str = "nrm-w
         Model with markers (and optionally tracked vectors).
     markers : array_like, shape (N, n_markers, 3) or (n_markers, 3)
         Measured marker positions, in the order of ``system.marker_names``.
-    method : {"nrm-ls", "nrm-wls", "slsqp", "trust-constr", "ad"}, default "nrm-wls"
+    method : {"nrm-ls", "nrm-wls", "slsqp", "trust-constr", "goal-attainment", "ad"}, default "nrm-wls"
         See the module docstring.
     weight : float, default 1e-3
         Weight of the tracking rows relative to the topological rows (``"nrm-wls"`` only;
@@ -415,7 +422,7 @@ def solve_kinematics(system: MultibodySystem, markers: Any, method: str = "nrm-w
         Newton methods (``"nrm-ls"``, ``"nrm-wls"``, ``"ad"``): stop when ``||dq|| <= tol``.
         ``"slsqp"``: its ``ftol``, a tolerance on the *objective* (m^2 for ``"tc"``), so the
         positions are only accurate to about ``sqrt(tol)``; ``"trust-constr"``: ``gtol`` and
-        ``xtol``.
+        ``xtol``; ``"goal-attainment"``: the ``ftol`` of its SLSQP run (on ``gamma``, in m).
     max_iter : int, optional
         Iterations per frame (default 50 for the Newton methods, 500 for the optimisers).
     q0 : array_like, shape (n,), optional
@@ -428,7 +435,9 @@ def solve_kinematics(system: MultibodySystem, markers: Any, method: str = "nrm-w
         tracking constraints as least squares, exact Hessian ``C^T C`` given to
         ``trust-constr``); ``"distance"`` is the sum of Euclidean distances (smoothed at zero;
         non-smooth near an exact fit, ``trust-constr`` then falls back to a quasi-Newton
-        Hessian and may need many iterations).
+        Hessian and may need many iterations).  For ``"goal-attainment"`` they name the
+        objectives whose largest value is minimised: every tracking equation (``"tc"``) or
+        every marker distance (``"distance"``, the paper's ED).
     clock : {"wall", "cpu"}, default "wall"
         How :attr:`KinematicsResult.time` is measured: wall-clock time
         (``time.perf_counter``) or the CPU time of this process (``time.process_time``), which
@@ -460,7 +469,7 @@ def solve_kinematics(system: MultibodySystem, markers: Any, method: str = "nrm-w
     check_choice("clock", clock, tuple(CLOCKS))
     timer = CLOCKS[clock]
     if max_iter is None:
-        max_iter = 500 if method in ("slsqp", "trust-constr") else 50
+        max_iter = 500 if method in ("slsqp", "trust-constr", "goal-attainment") else 50
     tol, max_iter = _check_common(system, tol, max_iter)
     weight = 1.0 if method == "nrm-ls" else check_positive("weight", weight)
     Jt, targets = _tracking_data(system, markers, vectors)
@@ -522,6 +531,8 @@ def _optimise(system, method, objective, Jt, hess_obj, y, q, tol, max_iter, fram
     def jac(x):
         return system._topo.jacobian(x)
 
+    if method == "goal-attainment":
+        return _goal_attainment(system, objective, Jt, y, q, tol, max_iter, frame)
     if method == "slsqp":
         res = minimize(fun, q, jac=True, method="SLSQP",
                        constraints=[{"type": "eq", "fun": phi, "jac": jac}],
@@ -539,6 +550,61 @@ def _optimise(system, method, objective, Jt, hess_obj, y, q, tol, max_iter, fram
         raise ValueError(f"frame {frame}: {method} did not converge ({res.message}; residual "
                          f"max |Phi| = {np.abs(phi(res.x)).max():.3g}, tol = {tol:g})")
     return np.array(res.x, dtype=float), int(res.nit)
+
+
+def _goal_attainment(system, objective, Jt, y, q, tol, max_iter, frame):
+    """One frame of the goal-attainment method: ``min gamma`` s.t. ``F_k(q) <= gamma``.
+
+    The variables are ``z = [q, gamma]``; the goals are zero and the weights one, so gamma
+    is the largest tracking objective (a minimax fit under the topological equalities).
+    """
+    n, nm = q.size, Jt.shape[0] // 3
+    grad = np.zeros(n + 1)
+    grad[-1] = 1.0
+    if objective == "tc":
+        ones = np.ones((Jt.shape[0], 1))
+        jac_ineq = np.vstack([np.hstack([-Jt, ones]), np.hstack([Jt, ones])])
+
+        def ineq(z):                              # gamma - |C q - P*| >= 0, as two rows
+            r = Jt @ z[:n] - y
+            return np.r_[z[-1] - r, z[-1] + r]
+
+        def ineq_jac(z):
+            return jac_ineq
+        gamma0 = np.abs(Jt @ q - y).max()
+    else:
+        blocks = Jt.reshape(nm, 3, n)
+        eps2 = 1e-18                              # smooths ||d|| at d = 0 (eps = 1e-9 m)
+
+        def distances(x):
+            d = (Jt @ x - y).reshape(nm, 3)
+            return d, np.sqrt(np.einsum("ij,ij->i", d, d) + eps2)
+
+        def ineq(z):                              # gamma - ||P_i - P_i*|| >= 0
+            return z[-1] - distances(z[:n])[1]
+
+        def ineq_jac(z):
+            d, dist = distances(z[:n])
+            return np.hstack([-np.einsum("ki,kin->kn", d / dist[:, None], blocks),
+                              np.ones((nm, 1))])
+        gamma0 = distances(q)[1].max()
+
+    def eq(z):
+        return system._topo.phi(z[:n])
+
+    def eq_jac(z):
+        J = system._topo.jacobian(z[:n])
+        return np.hstack([J, np.zeros((J.shape[0], 1))])
+
+    res = minimize(lambda z: (z[-1], grad), np.r_[q, gamma0], jac=True, method="SLSQP",
+                   constraints=[{"type": "eq", "fun": eq, "jac": eq_jac},
+                                {"type": "ineq", "fun": ineq, "jac": ineq_jac}],
+                   options={"ftol": tol, "maxiter": max_iter})
+    x = np.asarray(res.x, dtype=float)
+    if not res.success or not np.all(np.isfinite(x)):
+        raise ValueError(f"frame {frame}: goal-attainment did not converge ({res.message}; "
+                         f"residual max |Phi| = {np.abs(eq(x)).max():.3g}, tol = {tol:g})")
+    return x[:n].copy(), int(res.nit)
 
 
 class _Recorder:
