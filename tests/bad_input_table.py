@@ -24,9 +24,11 @@ from robidlib.models.redundant_5dof import redundant_5dof
 from robidlib.models.ur5 import ur5
 from robidlib.multibody import body as mb_body
 from robidlib.multibody import constraints as mb_con
+from robidlib.multibody import drivers as mb_drv
 from robidlib.multibody import dynamics as mb_dyn
 from robidlib.multibody import models as mb_models
 from robidlib.multibody import solvers as mb_solvers
+from robidlib.multibody import study as mb_study
 from robidlib.multibody import system as mb_system
 from robidlib.robot import SerialRobot, forward_kinematics
 
@@ -743,6 +745,76 @@ def build():  # noqa: C901 - one table
     add(E("trajectories:load_excitation", trajectories.load_excitation, Text("sweep"), argnames=("name",),
           directory=Text(store)))
     add(E("trajectories:stored_excitations", trajectories.stored_excitations, directory=Text(store)))
+    # ------------------------------------------------------------------ multibody.drivers
+    fcc = mb_drv.classical_system(sys_)
+    ars = mb_drv.angular_relations(sys_)
+    ar = ars[0].bind(fcc)
+    qc0, qcd0 = q0[:fcc.n_coords], qd0[:fcc.n_coords]
+    th0, thd0, thdd0 = ref.theta[0, 0], ref.phid[0, 0], ref.phidd[0, 0]
+    add(E("multibody.drivers:AngularRelation", mb_drv.AngularRelation, Text("ground"), Vec([1.0, 0.0, 0.0]),
+          Text("link1"), Vec([0.0, 1.0, 0.0]), argnames=("body_i", "s_i", "body_j", "s_j"), name=Text("ar")))
+    add(E("multibody.drivers:AngularRelation.phi", ar.phi, Vec(qc0), argnames=("q",),
+          p=Vec([th0], alias=("angle",))))
+    add(E("multibody.drivers:AngularRelation.nu", ar.nu, Vec([thd0], alias=("rate",)), argnames=("pd",),
+          p=Vec([th0], alias=("angle",))))
+    add(E("multibody.drivers:AngularRelation.gamma", ar.gamma, Vec(qc0), Vec(qcd0), argnames=("q", "qd"),
+          pdd=Vec([thdd0], alias=("acceleration",)), pd=Vec([thd0], alias=("rate",)),
+          p=Vec([th0], alias=("angle",))))
+    add(E("multibody.drivers:classical_system", mb_drv.classical_system, Obj(sys_), argnames=("system",)))
+    add(E("multibody.drivers:angular_relations", mb_drv.angular_relations, Obj(sys_), argnames=("system",)))
+    ark = mb_drv.solve_angular_relations(fcc, ars, ref.theta[:2], q0=qc0, rates=ref.phid[:2],
+                                         accelerations=ref.phidd[:2])
+    add(E("multibody.drivers:ARKinematics", mb_drv.ARKinematics, Vec(ark.q), Vec(ark.qd), Vec(ark.qdd),
+          Vec(ark.iterations),
+          argnames=("q", "qd", "qdd", "iterations")))
+    add(E("multibody.drivers:solve_angular_relations", mb_drv.solve_angular_relations, Obj(fcc), Obj(ars),
+          Vec(ref.theta[:2]), argnames=("system", "relations", "angles"), q0=Vec(qc0), rates=Vec(ref.phid[:2]),
+          accelerations=Vec(ref.phidd[:2]), tol=Tol(1e-10), max_iter=Int(50)))
+
+    # ------------------------------------------------------------------ multibody.study
+    mk3 = ref.markers[:3]
+    add(E("multibody.study:perturb_coordinates", mb_study.perturb_coordinates, Vec(mk3), NonNeg(0.0075), Seed(0),
+          argnames=("markers", "bound", "rng"), kind=Choice("white"), points=Vec([0, 1]), rate=Pos(100.0),
+          max_frequency=Pos(2.0)))
+    one_case = [("AD", "ad", {})]
+    cmp = mb_study.compare_solvers(sys_, mk3, ref.q[:3], one_case)
+    add(E("multibody.study:SolverComparison", mb_study.SolverComparison, Obj(cmp.table), argnames=("table",),
+          results=Obj(cmp.results)))
+    add(E("multibody.study:compare_solvers", mb_study.compare_solvers, Obj(sys_), Vec(mk3), Vec(ref.q[:3]),
+          Obj(one_case), argnames=("system", "markers", "reference_q", "cases"), evaluate=Obj(sys_),
+          clock=Choice("cpu"), q0=Vec(q0), on_failure=Choice("raise"), rate=Pos(100.0)))
+    ind = mb_study.solve_independently(sys_, mk3[:2], "nrm-wls", q0=q0)
+    add(E("multibody.study:IndependentFrames", mb_study.IndependentFrames, Vec(ind.q, skip=("shape",)),
+          Vec(ind.converged), Vec(ind.iterations), Obj(ind.messages),
+          argnames=("q", "converged", "iterations", "messages")))
+    add(E("multibody.study:solve_independently", mb_study.solve_independently, Obj(sys_), Vec(mk3[:2]),
+          Choice("nrm-wls"), argnames=("system", "markers", "method"), q0=Vec(q0), tol=Tol(1e-10),
+          max_iter=Int(20)))
+    add(E("multibody.study:rigid_guess", mb_study.rigid_guess, Obj(sys_), Batch(ref.q[:2]), argnames=("system", "q")))
+    add(E("multibody.study:marker_subset", mb_study.marker_subset, Obj(sys_),
+          Names(list(sys_.marker_names[:2]), skip=("shape",)), argnames=("system", "names")))
+    sc = mb_study.study_scenario("simple", 7.5, duration=0.02)
+    add(E("multibody.study:Scenario", mb_study.Scenario, Obj(sc.model), Obj(sc.system), Obj(sc.evaluate),
+          Obj(sc.reference), Vec(sc.markers), argnames=("model", "system", "evaluate", "reference", "markers")))
+    add(E("multibody.study:study_scenario", mb_study.study_scenario, Choice("simple"), NonNeg(7.5),
+          argnames=("chain", "level_mm"), kind=Choice("white"),
+          points=Names(list(sys_.marker_names[:2]), skip=("shape",)), duration=Pos(0.02), rate=Pos(100.0)))
+    mixed = dict(levels_mm=Vec([0.0, 7.5]), cases=Obj(one_case), propagation=Flag(False), duration=Pos(0.02),
+                 clock=Choice("cpu"))
+    add(E("multibody.study:mixed_study", mb_study.mixed_study, Names(["simple"], skip=("shape",)),
+          argnames=("chains",), **mixed))
+    tiny = mb_study.mixed_study(["simple"], [0.0, 7.5], one_case, propagation=False, duration=0.02)
+    piv = dict(chain=Text("simple"), points=Text("all"), kind=Choice("white"),
+               methods=Names(["AD"], skip=("shape",)), levels_mm=Vec([0.0, 7.5], skip=("shape",)))
+    add(E("multibody.study:pivot", mb_study.pivot, Obj(tiny), Text("max_violation"), argnames=("table", "value"),
+          **piv))
+    add(E("multibody.study:level_table", mb_study.level_table, Obj(tiny), Obj([("tip_mm", "tip", ".2f")]),
+          argnames=("table", "columns"), **piv))
+    add(E("multibody.study:save_mixed_study", mb_study.save_mixed_study, Obj(tiny),
+          Text(f"{store}/mixed_study.json"), argnames=("table", "path")))
+    mb_study.save_mixed_study(tiny, f"{store}/stored_study.json")
+    add(E("multibody.study:load_mixed_study", mb_study.load_mixed_study, Text(f"{store}/stored_study.json"),
+          argnames=("path",)))
     return T
 
 

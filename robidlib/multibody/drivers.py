@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate import as_array, check_positive
+from .._validate import as_array, check_fields, check_int, check_tolerance
 from .constraints import Constraint, Linear, _unit
 from .system import MultibodySystem
 
@@ -194,7 +194,14 @@ class ARKinematics:
     qd, qdd : numpy.ndarray, shape (N, n), or None
         Computed when the rates (and accelerations) were given.
     iterations : numpy.ndarray of int, shape (N,)
-        Newton-Raphson iterations of the position analysis per frame.
+        Newton-Raphson iterations of the position analysis per frame (>= 1).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Non-numeric, complex or non-finite arrays, shapes that disagree (``qd`` and ``qdd``
+        have the shape of ``q``), ``qdd`` without ``qd``, or iterations that are not one
+        integer >= 1 per frame.
     """
 
     q: np.ndarray
@@ -202,15 +209,32 @@ class ARKinematics:
     qdd: np.ndarray | None
     iterations: np.ndarray
 
+    def __post_init__(self) -> None:
+        if self.q is None:
+            raise TypeError("q must be an array of shape (N, n), got None")
+        d = check_fields(self, q=("N", "n"), qd=("N", "n"), qdd=("N", "n"))
+        if d["N"] < 1:
+            raise ValueError(f"q must have at least one frame, got shape {self.q.shape}")
+        if self.qdd is not None and self.qd is None:
+            raise ValueError("qdd needs qd (accelerations are computed after the velocities), got qd=None")
+        it = self.iterations
+        if isinstance(it, (str, bytes)) or np.iscomplexobj(it):
+            raise TypeError(f"iterations must be integers, got {type(it).__name__}")
+        it = np.asarray(it)
+        if it.shape != (d["N"],) or it.dtype.kind not in "iu" or np.any(it < 1):
+            raise ValueError(f"iterations must be {d['N']} integers >= 1 (one per frame), "
+                             f"got dtype {it.dtype} and shape {it.shape}")
+        object.__setattr__(self, "iterations", it)
+
 
 def _series(name: str, x: Any, na: int, N: int | None) -> np.ndarray:
     if np.iscomplexobj(x):
         raise TypeError(f"{name} must be real numeric array-like, got complex values")
     a = as_array(name, x, ndim=(1, 2))
     a = a[None] if a.ndim == 1 else a
-    if a.shape[1] != na or (N is not None and a.shape[0] != N):
-        raise ValueError(f"{name} must have shape ({'N' if N is None else N}, {na}) - one column "
-                         f"per angular relation - got {np.shape(x)}")
+    if a.shape[1] != na or a.shape[0] == 0 or (N is not None and a.shape[0] != N):
+        raise ValueError(f"{name} must have shape ({'N >= 1' if N is None else N}, {na}) - one "
+                         f"column per angular relation - got {np.shape(x)}")
     return a
 
 
@@ -248,10 +272,12 @@ def solve_angular_relations(system: MultibodySystem, relations: Sequence[Angular
     Raises
     ------
     TypeError
-        If ``system`` is not a MultibodySystem or a relation is not an AngularRelation.
+        If ``system`` is not a MultibodySystem, a relation is not an AngularRelation or
+        ``max_iter`` is not an int.
     ValueError
-        Wrong shapes, a system that is not square with the drivers, accelerations without
-        rates, or a frame that does not converge (``theta*`` near 0 or pi is singular).
+        Wrong shapes (no frame), a system that is not square with the drivers, accelerations
+        without rates, a ``tol`` that is not positive or is below round-off, or a frame that
+        does not converge (``theta*`` near 0 or pi is singular).
 
     Examples
     --------
@@ -268,16 +294,20 @@ def solve_angular_relations(system: MultibodySystem, relations: Sequence[Angular
     """
     if not isinstance(system, MultibodySystem):
         raise TypeError(f"system must be a MultibodySystem, got {type(system).__name__}")
+    if isinstance(relations, (str, bytes)) or not isinstance(relations, Sequence):
+        raise TypeError(f"relations must be a non-empty sequence of AngularRelation, "
+                        f"got {type(relations).__name__}")
     relations = tuple(relations)
-    if not relations or not all(isinstance(r, AngularRelation) for r in relations):
-        raise TypeError("relations must be a non-empty sequence of AngularRelation")
+    bad = [type(r).__name__ for r in relations if not isinstance(r, AngularRelation)]
+    if not relations or bad:
+        raise TypeError("relations must be a non-empty sequence of AngularRelation, got "
+                        + (f"a {bad[0]}" if bad else "an empty sequence"))
     na = len(relations)
     if system.n_coords - system.n_constraints != na:
         raise ValueError(f"the system has {system.n_coords - system.n_constraints} degrees of "
                          f"freedom but {na} angular relations were given (expected one per dof)")
-    tol = check_positive("tol", tol)
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive int, got {max_iter!r}")
+    tol = check_tolerance("tol", tol)
+    max_iter = check_int("max_iter", max_iter, minimum=1)
     th = _series("angles", angles, na, None)
     N = th.shape[0]
     thd = None if rates is None else _series("rates", rates, na, N)

@@ -20,6 +20,7 @@ kernel.  The accuracy columns are deterministic given the seeds.
 
 from __future__ import annotations
 
+import os
 import platform
 import time
 from dataclasses import dataclass, field
@@ -28,8 +29,9 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .._validate import as_array, check_choice, check_nonnegative, check_positive, check_rng
-from ..benchmark import ResultTable
+from .._validate import (as_array, check_choice, check_fields, check_flag, check_names,
+                         check_nonnegative, check_positive, check_rng, check_text)
+from ..benchmark import ColumnError, ResultTable
 from ..signals import lowpass
 from . import models
 from .solvers import METHODS, KinematicsResult, solve_kinematics
@@ -97,7 +99,8 @@ def perturb_coordinates(markers: Any, bound: float, rng: Any, *, kind: str = "wh
     ------
     ValueError
         Wrong shapes, negative or non-finite bound, an unknown kind, indices out of range or
-        repeated.
+        repeated, a rate that is not positive or ``max_frequency <= 0.2`` (checked for both
+        kinds).
     TypeError
         If ``rng`` is not a Generator or an int seed.
 
@@ -119,6 +122,10 @@ def perturb_coordinates(markers: Any, bound: float, rng: Any, *, kind: str = "wh
     a = check_nonnegative("bound", bound)
     kind = check_choice("kind", kind, ("white", "smooth"))
     gen = check_rng(rng)
+    rate = check_positive("rate", rate)
+    fmax = check_positive("max_frequency", max_frequency)
+    if fmax <= 0.2:
+        raise ValueError(f"max_frequency must be > 0.2 Hz, got {fmax}")
     if points is None:
         idx = np.arange(nm)
     else:
@@ -132,10 +139,6 @@ def perturb_coordinates(markers: Any, bound: float, rng: Any, *, kind: str = "wh
     if kind == "white":
         out[:, idx] += gen.uniform(-a, a, (N, k, 3))
         return out
-    rate = check_positive("rate", rate)
-    fmax = check_positive("max_frequency", max_frequency)
-    if fmax <= 0.2:
-        raise ValueError(f"max_frequency must be > 0.2 Hz, got {fmax}")
     t = np.arange(N) / rate
     f = gen.uniform(0.2, fmax, (k, 3, 3))
     amp = gen.uniform(0.2, 1.0, (k, 3, 3))
@@ -186,6 +189,17 @@ class SolverComparison:
     table: ResultTable
     results: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.table, ResultTable):
+            raise TypeError(f"table must be a ResultTable, got {type(self.table).__name__}")
+        if not isinstance(self.results, dict):
+            raise TypeError(f"results must be a dict (label -> KinematicsResult), got "
+                            f"{type(self.results).__name__}")
+        bad = [k for k, v in self.results.items() if not isinstance(v, KinematicsResult)]
+        if bad:
+            raise TypeError(f"results must map labels to KinematicsResult, got "
+                            f"{type(self.results[bad[0]]).__name__} for {bad[0]!r}")
+
 
 def _cases(cases: Any) -> tuple[tuple[str, str, dict], ...]:
     if isinstance(cases, (str, bytes)) or not isinstance(cases, Sequence) or not cases:
@@ -204,6 +218,16 @@ def _cases(cases: Any) -> tuple[tuple[str, str, dict], ...]:
         seen.add(label)
         out.append((label, method, dict(options)))
     return tuple(out)
+
+
+def _markers(system: MultibodySystem, markers: Any) -> np.ndarray:
+    """Markers of shape (N >= 1, n_markers of system, 3)."""
+    x = as_array("markers", markers, ndim=3)
+    nm = len(system.marker_names)
+    if x.shape[0] == 0 or x.shape[1:] != (nm, 3):
+        raise ValueError(f"markers must have shape (N, {nm}, 3) with N >= 1 - the markers "
+                         f"{system.marker_names} in every frame - got {x.shape}")
+    return x
 
 
 def compare_solvers(system: MultibodySystem, markers: Any, reference_q: Any,
@@ -277,7 +301,7 @@ def compare_solvers(system: MultibodySystem, markers: Any, reference_q: Any,
     check_choice("clock", clock, ("cpu", "wall"))
     check_choice("on_failure", on_failure, ("raise", "record"))
     rate = check_positive("rate", rate)
-    x = as_array("markers", markers, ndim=3)
+    x = _markers(system, markers)
     Q = as_array("reference_q", reference_q, shape=(x.shape[0], system.n_coords))
     P_ref = ev.marker_positions(Q)
     rows, results = [], {}
@@ -334,6 +358,37 @@ class IndependentFrames:
     converged: np.ndarray
     iterations: np.ndarray
     messages: tuple
+
+    def __post_init__(self) -> None:
+        d = check_fields(self, finite=False, q=("N", None))
+        N = d["N"]
+        if N < 1 or self.q.shape[1] < 1:
+            raise ValueError(f"q must have shape (N, n) with N, n >= 1, got {self.q.shape}")
+        ok = self.converged
+        if isinstance(ok, (str, bytes)):
+            raise TypeError(f"converged must be an array of bool, got {type(ok).__name__}")
+        ok = np.asarray(ok)
+        if ok.shape != (N,) or ok.dtype != bool:
+            raise ValueError(f"converged must be {N} bools (one per frame of q), got dtype "
+                             f"{ok.dtype} and shape {ok.shape}")
+        it = self.iterations
+        if isinstance(it, (str, bytes)) or np.iscomplexobj(it):
+            raise TypeError(f"iterations must be integers, got {type(it).__name__}")
+        it = np.asarray(it)
+        if it.shape != (N,) or it.dtype.kind not in "iu" or np.any(it < 0) or np.any(it[~ok] != 0):
+            raise ValueError(f"iterations must be {N} integers >= 0 (one per frame, 0 where a "
+                             f"frame failed), got dtype {it.dtype} and shape {it.shape}")
+        if np.isinf(self.q).any() or not np.isfinite(self.q[ok]).all() or not np.isnan(self.q[~ok]).all():
+            raise ValueError("q must be finite in the converged frames and NaN in the failed ones, "
+                             "got infinite entries or NaN in a converged frame")
+        msgs = self.messages
+        if not isinstance(msgs, tuple) or not all(isinstance(m, str) for m in msgs):
+            raise TypeError(f"messages must be a tuple of str, got {type(msgs).__name__} {msgs!r:.60}")
+        if len(msgs) != int(np.count_nonzero(~ok)):
+            raise ValueError(f"messages must hold one message per failed frame "
+                             f"({np.count_nonzero(~ok)}), got {len(msgs)}")
+        object.__setattr__(self, "converged", ok)
+        object.__setattr__(self, "iterations", it)
 
 
 def rigid_guess(system: MultibodySystem, q: Any) -> np.ndarray:
@@ -416,7 +471,8 @@ def solve_independently(system: MultibodySystem, markers: Any, method: str = "sl
     TypeError
         If ``system`` is not a MultibodySystem.
     ValueError
-        Wrong shapes, ``method="ad"`` or an unknown method, invalid ``q0``.
+        Wrong shapes, ``method="ad"`` or an unknown method, invalid ``q0`` or options (only
+        a frame that does not converge is recorded; bad input is raised).
 
     Examples
     --------
@@ -431,7 +487,7 @@ def solve_independently(system: MultibodySystem, markers: Any, method: str = "sl
     if not isinstance(system, MultibodySystem):
         raise TypeError(f"system must be a MultibodySystem, got {type(system).__name__}")
     method = check_choice("method", method, tuple(m for m in METHODS if m != "ad"))
-    x = as_array("markers", markers, ndim=3)
+    x = _markers(system, markers)
     N = x.shape[0]
     guess = as_array("q0", q0, ndim=(1, 2))
     if guess.shape not in ((system.n_coords,), (N, system.n_coords)):
@@ -449,6 +505,8 @@ def solve_independently(system: MultibodySystem, markers: Any, method: str = "sl
         try:
             res = solve_kinematics(system, x[k:k + 1], method, q0=guess[k], **options)
         except ValueError as exc:
+            if not str(exc).startswith("frame "):          # bad input, not a failed frame
+                raise
             messages.append(f"frame {k}: {str(exc).split(': ', 1)[-1]}")
             continue
         Q[k], ok[k], its[k] = res.q[0], True, res.iterations[0]
@@ -471,9 +529,9 @@ def marker_subset(system: MultibodySystem, names: Sequence[str]) -> MultibodySys
     Raises
     ------
     TypeError
-        If ``system`` is not a MultibodySystem.
+        If ``system`` is not a MultibodySystem, or a name is not a string.
     ValueError
-        Unknown, repeated or no marker names.
+        Unknown, repeated or no marker names (also a single string).
 
     Examples
     --------
@@ -486,6 +544,9 @@ def marker_subset(system: MultibodySystem, names: Sequence[str]) -> MultibodySys
         raise TypeError(f"system must be a MultibodySystem, got {type(system).__name__}")
     if isinstance(names, str) or not isinstance(names, Sequence) or not names:
         raise ValueError(f"names must be a non-empty sequence of marker names, got {names!r}")
+    if not all(isinstance(n, str) for n in names):
+        bad = next(n for n in names if not isinstance(n, str))
+        raise TypeError(f"names must hold marker names (str), got {type(bad).__name__} {bad!r}")
     lookup = {m.name: m for m in system.markers}
     unknown = [n for n in names if n not in lookup]
     if unknown:
@@ -535,6 +596,24 @@ class Scenario:
     reference: Any
     markers: np.ndarray
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.model, models.ChainModel):
+            raise TypeError(f"model must be a ChainModel, got {type(self.model).__name__}")
+        for name in ("system", "evaluate"):
+            if not isinstance(getattr(self, name), MultibodySystem):
+                raise TypeError(f"{name} must be a MultibodySystem, got {type(getattr(self, name)).__name__}")
+        if self.evaluate.n_coords != self.system.n_coords:
+            raise ValueError(f"evaluate must have the {self.system.n_coords} coordinates of system, "
+                             f"got {self.evaluate.n_coords}")
+        if not isinstance(self.reference, models.ReferenceMotion):
+            raise TypeError(f"reference must be a ReferenceMotion, got {type(self.reference).__name__}")
+        x = as_array("markers", self.markers, ndim=3)
+        want = (len(self.reference.t), len(self.system.marker_names), 3)
+        if x.shape != want:
+            raise ValueError(f"markers must have shape {want} (frames of reference, markers of "
+                             f"system, xyz), got {x.shape}")
+        object.__setattr__(self, "markers", x)
+
 
 def study_scenario(chain: str, level_mm: float, *, kind: str = "white",
                    points: Sequence[str] | None = None, duration: float = 3.0,
@@ -583,6 +662,7 @@ def study_scenario(chain: str, level_mm: float, *, kind: str = "white",
     names = model.system.marker_names
     idx = None
     if points is not None:
+        points = check_names("points", points)
         unknown = [p for p in points if p not in names]
         if unknown or not len(points):
             raise ValueError(f"points must name markers of {names}, got {list(points)}")
@@ -601,7 +681,6 @@ def _machine() -> dict:
     info = {"python": platform.python_version(), "platform": platform.platform(),
             "processor": platform.processor() or platform.machine()}
     try:
-        import os
         info["load_average"] = [round(v, 2) for v in os.getloadavg()]
         info["cpus"] = os.cpu_count()
     except (AttributeError, OSError):  # pragma: no cover - not on every platform
@@ -662,18 +741,30 @@ def mixed_study(chains: Sequence[str] | None = None, levels_mm: Sequence[float] 
 
     Raises
     ------
+    TypeError
+        Chains that are not a sequence of names, levels that are not real numbers, malformed
+        cases, a ``propagation`` that is not a bool.
     ValueError
-        Unknown chains, bad levels or cases.
+        Unknown, repeated or no chains, negative, repeated or no levels, bad cases, duration
+        or clock.
     """
     import scipy
 
     from .._version import __version__
 
-    chains = tuple(STUDY_CHAINS) if chains is None else tuple(chains)
+    chains = tuple(STUDY_CHAINS) if chains is None else check_names("chains", chains)
+    if not chains:
+        raise ValueError("chains must name at least one chain, got an empty sequence")
     for c in chains:
-        check_choice("chain", c, tuple(STUDY_CHAINS))
-    levels = [check_nonnegative("levels_mm", v) for v in levels_mm]
+        check_choice("chains", c, tuple(STUDY_CHAINS))
+    lv = as_array("levels_mm", levels_mm, ndim=1)
+    if lv.size == 0 or np.any(lv < 0) or np.unique(lv).size != lv.size:
+        raise ValueError(f"levels_mm must be distinct levels >= 0 (at least one), got {lv.tolist()}")
+    levels = [float(v) for v in lv]
     cases = _cases(cases)
+    propagation = check_flag("propagation", propagation)
+    duration = check_positive("duration", duration)
+    clock = check_choice("clock", clock, ("cpu", "wall"))
     rows, t0 = [], time.perf_counter()
     meta = {"study": "mixed_study", "recipe": {
         "function": "robidlib.multibody.study.mixed_study", "chains": list(chains),
@@ -739,9 +830,13 @@ def pivot(table: ResultTable, value: str, *, chain: str, points: str = "all", ki
     Raises
     ------
     KeyError
-        If ``value`` is not a column of the table.
+        If ``value`` is not a column of the table (a
+        :class:`robidlib.benchmark.ColumnError`, also a ``ValueError``).
+    TypeError
+        If ``table`` is not a ResultTable, or the names are not strings.
     ValueError
-        If no row matches ``chain``, ``points`` and ``kind``.
+        If no row matches ``chain``, ``points`` and ``kind``, an unknown ``kind``, or empty or
+        non-finite ``methods`` / ``levels_mm``.
 
     Examples
     --------
@@ -749,12 +844,28 @@ def pivot(table: ResultTable, value: str, *, chain: str, points: str = "all", ki
     >>> headers, rows[0][0], bool(max(rows[0][1:]) < 1e-12)
     (['method', '0 mm', '7.5 mm', '30 mm'], 'AD', True)
     """
+    if not isinstance(table, ResultTable):
+        raise TypeError(f"table must be a ResultTable, got {type(table).__name__}")
+    check_text("value", value)
     if value not in table.columns:
-        raise KeyError(f"unknown column {value!r}; the table has {table.columns}")
+        raise ColumnError(f"unknown column {value!r}; expected one of the table's {table.columns}")
+    check_text("chain", chain)
+    check_text("points", points)
+    check_choice("kind", kind, ("white", "smooth"))
+    if methods is not None:
+        methods = check_names("methods", methods)
+        if not methods:
+            raise ValueError("methods must name at least one method, got an empty sequence")
+    if levels_mm is not None:
+        lv = as_array("levels_mm", levels_mm, ndim=1)
+        if lv.size == 0:
+            raise ValueError("levels_mm must hold at least one level, got an empty sequence")
+        levels_mm = [float(v) for v in lv]
     sub = [r for r in table if r.get("chain") == chain and r.get("points") == points
            and r.get("kind") == kind]
     if not sub:
-        raise ValueError(f"no row of chain {chain!r} with points {points!r} and kind {kind!r}")
+        raise ValueError(f"no row of chain {chain!r} with points {points!r} and kind {kind!r}; "
+                         f"the table has chains {sorted({str(r.get('chain')) for r in table})}")
     if methods is None:
         methods = list(dict.fromkeys(r["method"] for r in sub))
     if levels_mm is None:
@@ -789,8 +900,9 @@ def level_table(table: ResultTable, columns: Sequence[tuple[str, str, str]], *, 
 
     Raises
     ------
-    KeyError, ValueError
-        As :func:`pivot`; ``ValueError`` also for an empty ``columns``.
+    KeyError, TypeError, ValueError
+        As :func:`pivot`; ``ValueError`` also for an empty ``columns``, ``TypeError`` for
+        columns that are not ``(value, label, fmt)`` string triples.
 
     Examples
     --------
@@ -799,8 +911,12 @@ def level_table(table: ResultTable, columns: Sequence[tuple[str, str, str]], *, 
     >>> headers, fmts
     (['method', 'tip (mm), 7.5 mm'], ['s', '.2f'])
     """
-    if isinstance(columns, str) or not columns:
-        raise ValueError("columns must be a non-empty sequence of (value, label, fmt) tuples")
+    if isinstance(columns, str) or not isinstance(columns, Sequence) or not columns:
+        raise ValueError(f"columns must be a non-empty sequence of (value, label, fmt) tuples, "
+                         f"got {columns!r:.60}")
+    for c in columns:
+        if not (isinstance(c, (tuple, list)) and len(c) == 3 and all(isinstance(v, str) for v in c)):
+            raise TypeError(f"columns must hold (value, label, fmt) tuples of str, got {c!r:.60}")
     headers, fmts, rows = ["method"], ["s"], None
     for value, label, fmt in columns:
         h, r = pivot(table, value, chain=chain, points=points, kind=kind, methods=methods,
@@ -811,6 +927,14 @@ def level_table(table: ResultTable, columns: Sequence[tuple[str, str, str]], *, 
         headers += [f"{label}, {lv}" for lv in h[1:]]
         fmts += [fmt] * (len(h) - 1)
     return rows, headers, fmts
+
+
+def _path(path: Any) -> Path:
+    if path is None:
+        return STUDY_FILE
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__} {path!r}")
+    return Path(path)
 
 
 def save_mixed_study(table: ResultTable, path: Any = None) -> Path:
@@ -829,7 +953,7 @@ def save_mixed_study(table: ResultTable, path: Any = None) -> Path:
     Raises
     ------
     TypeError
-        If ``table`` is not a ResultTable.
+        If ``table`` is not a ResultTable or ``path`` is not a path.
     ValueError
         If it was not made by :func:`mixed_study`.
     """
@@ -837,7 +961,7 @@ def save_mixed_study(table: ResultTable, path: Any = None) -> Path:
         raise TypeError(f"table must be a ResultTable, got {type(table).__name__}")
     if table.meta.get("study") != "mixed_study":
         raise ValueError("table was not made by mixed_study (meta['study'] != 'mixed_study')")
-    p = STUDY_FILE if path is None else Path(path)
+    p = _path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(table.to_json() + "\n", encoding="utf-8")
     return p
@@ -857,6 +981,8 @@ def load_mixed_study(path: Any = None) -> ResultTable:
 
     Raises
     ------
+    TypeError
+        If ``path`` is not a path.
     ValueError
         If the file is missing or is not a study table.
 
@@ -866,7 +992,7 @@ def load_mixed_study(path: Any = None) -> ResultTable:
     >>> study.meta["recipe"]["levels_mm"], sorted(set(study.column("chain")))
     ([0.0, 7.5, 30.0], ['five', 'five-8', 'five-9', 'simple'])
     """
-    p = STUDY_FILE if path is None else Path(path)
+    p = _path(path)
     if not p.is_file():
         raise ValueError(f"no study table at {p}: run `python -m robidlib.multibody.study`")
     table = ResultTable.from_json(p.read_text(encoding="utf-8"))
