@@ -30,8 +30,11 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 path, out = sys.argv[1], sys.argv[2]
 nb = nbformat.read(path, as_version=4)
-# nbclient skips cells tagged skip-execution by default; a student runs every cell
+# nbclient skips cells tagged skip-execution by default; a student runs every cell. The
+# kernel is stopped at once when the last cell is done: a graceful shutdown after a widget
+# cell has been seen to stall for the whole cell timeout (nbclient issue 312's symptom).
 client = NotebookClient(nb, timeout=300, kernel_name="python3", skip_cells_with_tag="no-such-tag",
+                        shutdown_kernel="immediate",
                         resources={"metadata": {"path": str(pathlib.Path(path).parent)}})
 error = ""
 try:
