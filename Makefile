@@ -53,27 +53,15 @@ $(TEST_STAMP): requirements-test.txt requirements.txt pyproject.toml | $(BIN)/py
 # Every notebook is executed once, on both cores, into the execution cache; the build (and
 # the student edition after it) then only reads the cache.
 book: $(BOOK_STAMP)
-	$(BIN)/python tools/execute_book.py
-	$(BIN)/jupyter-book build . $(JB_FLAGS)
+	$(MAKE) --no-print-directory _book
 
-student: book
-	$(BIN)/python tools/editions.py student-notebooks $(STUDENT)
-	$(BIN)/python tools/editions.py student-bundle $(STUDENT)
-	$(BIN)/python tools/editions.py student-source $(STUDENT) --branch $(STUDENT_BRANCH)
-	$(BIN)/jupyter-book build $(STUDENT)/src $(JB_FLAGS)
-	rm -rf $(STUDENT)/site && mv $(STUDENT)/src/_build/html $(STUDENT)/site
-	@echo "student edition: $(STUDENT)/site (site), $(STUDENT)/student-bundle.zip (notebooks, README, wheel)"
+student: $(BOOK_STAMP)
+	$(MAKE) --no-print-directory _student
 
-# PDFs through Jupyter Book's LaTeX builder (XeLaTeX, Debian's TeX Live: see README); the
+# PDFs through Jupyter Book's LaTeX builder (XeLaTeX, Debian's TeX Live: see README): the
 # instructor PDF reads the execution cache, the student PDF the staged student source.
 pdf: $(BOOK_STAMP)
-	$(BIN)/python tools/execute_book.py
-	$(BIN)/jupyter-book build . --builder pdflatex $(JB_FLAGS)
-	$(BIN)/python tools/editions.py student-source $(STUDENT) --branch $(STUDENT_BRANCH)
-	$(BIN)/jupyter-book build $(STUDENT)/src --builder pdflatex $(JB_FLAGS)
-	mkdir -p _build/pdf
-	cp _build/latex/book.pdf _build/pdf/book.pdf
-	cp $(STUDENT)/src/_build/latex/book.pdf _build/pdf/book-student.pdf
+	$(MAKE) --no-print-directory _pdf-instructor _pdf-student
 	@echo "PDFs: _build/pdf/book.pdf (instructor), _build/pdf/book-student.pdf (student)"
 
 # make test: unit tests and doctests; the book (every notebook executed once, build with -W);
@@ -82,14 +70,16 @@ pdf: $(BOOK_STAMP)
 # the portability passes (every notebook through nbval and the unit tests again on a second
 # BLAS kernel, the unit tests on the lowest supported versions); both PDFs; the site, link,
 # leak and PDF tests; the browser tests (the site, and a student notebook in JupyterLab).
+# The stages run two at a time (make -j2, each stage's output printed when it ends), so that
+# the single-threaded ones (Sphinx, XeLaTeX, pip) share the two cores with the others; any
+# failing stage fails make test.
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest $(UNIT) -n 2
-	$(MAKE) --no-print-directory student
-	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/student -n 2
-	$(MAKE) --no-print-directory test-portability
-	$(MAKE) --no-print-directory pdf
-	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/site
-	$(MAKE) --no-print-directory test-browser
+	@mkdir -p _build
+	$(MAKE) --no-print-directory -j2 --output-sync=target _test-all
+	@echo "make test: every stage passed"
+
+_test-all: _lowest-venv _unit _book _student _pdf-instructor _student-run _pdf-student _port-unit \
+           _port-nbval _lowest-unit _site _browser
 
 # only the PDFs and their tests
 test-pdf: $(TEST_STAMP)
@@ -100,13 +90,64 @@ test-pdf: $(TEST_STAMP)
 # another one, so that round-off differs as it would on another machine. tools/portability.py
 # picks a kernel this CPU supports that differs from its default, and checks it took effect.
 test-portability: $(TEST_STAMP)
+	$(MAKE) --no-print-directory _port-unit _port-nbval _lowest-unit
+
+test-lowest: $(TEST_STAMP)
+	$(MAKE) --no-print-directory _lowest-unit
+
+# Needs Debian's Chromium: apt-get install -y chromium  (see README)
+test-browser: $(TEST_STAMP)
+	@test -f _build/html/index.html || $(MAKE) --no-print-directory _book
+	@test -f $(STUDENT)/notebooks/01_pendulum.ipynb || $(MAKE) --no-print-directory _student
+	$(MAKE) --no-print-directory _browser
+
+# ---- the stages (internal: the public targets above and make test call them) ----
+.PHONY: _test-all _book _student _student-run _pdf-instructor _pdf-student _unit _port-unit \
+        _port-nbval _lowest-venv _lowest-unit _site _browser
+
+_book:
+	$(BIN)/python tools/execute_book.py
+	$(BIN)/jupyter-book build . $(JB_FLAGS)
+
+_student: _book
+	$(BIN)/python tools/editions.py student-notebooks $(STUDENT)
+	$(BIN)/python tools/editions.py student-bundle $(STUDENT)
+	$(BIN)/python tools/editions.py student-source $(STUDENT) --branch $(STUDENT_BRANCH)
+	$(BIN)/jupyter-book build $(STUDENT)/src $(JB_FLAGS)
+	rm -rf $(STUDENT)/site && mv $(STUDENT)/src/_build/html $(STUDENT)/site
+	@echo "student edition: $(STUDENT)/site (site), $(STUDENT)/student-bundle.zip (notebooks, README, wheel)"
+
+_student-run: _student
+	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/student -n 2
+
+_pdf-instructor: _book
+	$(BIN)/jupyter-book build . --builder pdflatex $(JB_FLAGS)
+	mkdir -p _build/pdf
+	cp _build/latex/book.pdf _build/pdf/book.pdf
+
+# the staged student source of _student (its HTML build has moved to $(STUDENT)/site)
+_pdf-student: _student
+	$(BIN)/jupyter-book build $(STUDENT)/src --builder pdflatex $(JB_FLAGS)
+	mkdir -p _build/pdf
+	cp $(STUDENT)/src/_build/latex/book.pdf _build/pdf/book-student.pdf
+
+_unit:
+	$(BIN)/python -m pytest $(UNIT) -n 2
+
+_port-unit:
 	@set -e; kernel=$$($(BIN)/python tools/portability.py second-kernel); \
 	default=$$($(BIN)/python tools/portability.py default-kernel); \
-	echo "== portability: second BLAS kernel OPENBLAS_CORETYPE=$$kernel (default kernel $$default)"; \
+	echo "== portability: unit tests on the second BLAS kernel OPENBLAS_CORETYPE=$$kernel (default $$default)"; \
 	OPENBLAS_CORETYPE=$$kernel $(BIN)/python tools/portability.py check-kernel $$kernel $$default; \
-	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest $(UNIT) -m "not book_build" -n 2 -q; \
+	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest $(UNIT) -m "not book_build" -n 2 -q
+
+# after _book: nbval and the book's execution never run the same notebook at the same time
+_port-nbval: _book
+	@set -e; kernel=$$($(BIN)/python tools/portability.py second-kernel); \
+	default=$$($(BIN)/python tools/portability.py default-kernel); \
+	echo "== portability: every chapter through nbval on OPENBLAS_CORETYPE=$$kernel (default $$default)"; \
+	OPENBLAS_CORETYPE=$$kernel $(BIN)/python tools/portability.py check-kernel $$kernel $$default; \
 	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest --nbval-lax --nbval-current-env -n 2 --dist loadfile chapters/
-	$(MAKE) --no-print-directory test-lowest
 
 # Lowest versions: a second venv from constraints-lowest.txt (the lower bounds of
 # requirements*.txt, pinned) on the oldest Python the project claims; runs the unit tests.
@@ -120,14 +161,17 @@ $(LOWEST_STAMP): constraints-lowest.txt requirements-test.txt requirements.txt p
 	$(LOWEST_VENV)/bin/python -m pip install --quiet -r requirements-test.txt -c constraints-lowest.txt
 	@touch $@
 
-test-lowest: $(LOWEST_STAMP)
+_lowest-venv: $(LOWEST_STAMP)
+
+_lowest-unit: _lowest-venv
 	@echo "== portability: lowest versions on $$($(LOWEST_VENV)/bin/python --version)"
 	$(LOWEST_VENV)/bin/python tools/portability.py check-lowest constraints-lowest.txt
 	$(LOWEST_VENV)/bin/python -m pytest $(UNIT) -m "not book_build" -n 2 -q -p no:cacheprovider
 
-# Needs Debian's Chromium: apt-get install -y chromium  (see README)
-test-browser: $(TEST_STAMP)
-	@test -f _build/html/index.html || $(MAKE) --no-print-directory book
+_site: _book _student _pdf-instructor _pdf-student
+	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/site
+
+_browser: _book _student
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/browser -v
 
 # make lab: JupyterLab on the student edition (no solutions); LAB_ARGS="--no-browser --port 8890"
