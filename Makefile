@@ -120,14 +120,15 @@ _student: _book
 _student-run: _student
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/student -n 2
 
+# (MAKEFLAGS emptied: Sphinx's LaTeX step runs its own make, outside make test's job slots)
 _pdf-instructor: _book
-	$(BIN)/jupyter-book build . --builder pdflatex $(JB_FLAGS)
+	MAKEFLAGS= $(BIN)/jupyter-book build . --builder pdflatex $(JB_FLAGS)
 	mkdir -p _build/pdf
 	cp _build/latex/book.pdf _build/pdf/book.pdf
 
 # the staged student source of _student (its HTML build has moved to $(STUDENT)/site)
 _pdf-student: _student
-	$(BIN)/jupyter-book build $(STUDENT)/src --builder pdflatex $(JB_FLAGS)
+	MAKEFLAGS= $(BIN)/jupyter-book build $(STUDENT)/src --builder pdflatex $(JB_FLAGS)
 	mkdir -p _build/pdf
 	cp $(STUDENT)/src/_build/latex/book.pdf _build/pdf/book-student.pdf
 

@@ -25,6 +25,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from editions import toc_notebooks  # noqa: E402
+from zmq_wakeups import install as sliced_zmq_waits  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     from jupyter_cache import get_cache
     from jupyter_cache.executors import load_executor
 
+    sliced_zmq_waits()        # a reply zmq.asyncio fails to notice costs a second, not the cell timeout
     cache = get_cache(str(args.cache))
     notebooks = toc_notebooks()
     uris = []

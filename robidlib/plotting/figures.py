@@ -250,7 +250,7 @@ def singular_values(
     >>> matplotlib.use("Agg")
     >>> from robidlib.plotting import singular_values
     >>> W = np.random.default_rng(0).normal(size=(50, 4)) @ np.diag([3.0, 1.0, 0.5, 0.0])
-    >>> sv = np.linalg.svd(W, compute_uv=False)
+    >>> sv = np.linalg.svdvals(W)                 # the singular values
     >>> ax = singular_values(sv, tol=1e-10, label="W")
     >>> [t.get_text() for t in ax.texts]
     ['rank 3']

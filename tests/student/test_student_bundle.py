@@ -23,18 +23,18 @@ CROSS = "\u2718"
 NOTEBOOKS = sorted(p.name for p in (ROOT / "chapters").glob("*.ipynb"))
 
 # Runs inside the bundle's venv: nbclient comes with its JupyterLab, the kernel is its Python.
-RUNNER = r"""
+# tools/zmq_wakeups.py first: a reply zmq.asyncio fails to notice must not stall a notebook
+# for the whole cell timeout (seen after a widget cell in one notebook of most runs)
+RUNNER = (ROOT / "tools" / "zmq_wakeups.py").read_text(encoding="utf-8").replace(
+    'if __name__ == "__main__":', "if True:") + r"""
 import json, pathlib, sys
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 path, out = sys.argv[1], sys.argv[2]
 nb = nbformat.read(path, as_version=4)
-# nbclient skips cells tagged skip-execution by default; a student runs every cell. The
-# kernel is stopped at once when the last cell is done: a graceful shutdown after a widget
-# cell has been seen to stall for the whole cell timeout (nbclient issue 312's symptom).
+# nbclient skips cells tagged skip-execution by default; a student runs every cell
 client = NotebookClient(nb, timeout=300, kernel_name="python3", skip_cells_with_tag="no-such-tag",
-                        shutdown_kernel="immediate",
                         resources={"metadata": {"path": str(pathlib.Path(path).parent)}})
 error = ""
 try:
