@@ -78,8 +78,11 @@ test: $(TEST_STAMP)
 	$(MAKE) --no-print-directory -j2 --output-sync=target _test-all
 	@echo "make test: every stage passed"
 
-_test-all: _lowest-venv _unit _book _student _pdf-instructor _student-run _pdf-student _port-unit \
-           _port-nbval _lowest-unit _site _browser
+# Started in this order as slots free up: the book first, since the longest chain (book,
+# student edition, student bundle run, site tests) starts from it, and beside it the
+# lowest-versions venv (mostly waiting on downloads).
+_test-all: _book _lowest-venv _unit _student _pdf-instructor _student-run _pdf-student _port-nbval \
+           _port-unit _lowest-unit _site _browser
 
 # only the PDFs and their tests
 test-pdf: $(TEST_STAMP)
