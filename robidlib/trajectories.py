@@ -1116,6 +1116,22 @@ class ExcitationResult:
         )
 
 
+def _design_options(scaling, friction, n_starts, maxiter, ftol, margin, rng) -> tuple:
+    """The options both excitation optimisers share, checked: ``(friction, n_starts, maxiter,
+    ftol, margin, generator or None)``."""
+    check_choice("scaling", scaling, ("columns", "none"))
+    friction = _flag("friction", friction)
+    n_starts = _check_count("n_starts", n_starts)
+    maxiter = _check_count("maxiter", maxiter)
+    ftol = check_tolerance("ftol", ftol)
+    margin = check_nonnegative("margin", margin)
+    if margin >= 1:
+        raise ValueError(f"margin must be in [0, 1) (a relative tightening of the limits), got {margin}")
+    if n_starts > 1 and rng is None:
+        raise ValueError(f"n_starts={n_starts} random starts need a seed: pass rng (an int or a Generator)")
+    return friction, n_starts, maxiter, ftol, margin, (check_rng(rng) if rng is not None else None)
+
+
 def optimize_excitation(
     robot: Any,
     initial: FourierTrajectory,
@@ -1231,17 +1247,8 @@ def optimize_excitation(
         )
     if initial.n_joints != n:
         raise ValueError(f"initial must have {n} joints (the robot's), got {initial.n_joints}")
-    check_choice("scaling", scaling, ("columns", "none"))
-    friction = _flag("friction", friction)
-    n_starts = _check_count("n_starts", n_starts)
-    maxiter = _check_count("maxiter", maxiter)
-    ftol = check_tolerance("ftol", ftol)
-    margin = check_nonnegative("margin", margin)
-    if margin >= 1:
-        raise ValueError(f"margin must be in [0, 1) (a relative tightening of the limits), got {margin}")
-    if n_starts > 1 and rng is None:
-        raise ValueError(f"n_starts={n_starts} random starts need a seed: pass rng (an int or a Generator)")
-    gen = check_rng(rng) if rng is not None else None
+    friction, n_starts, maxiter, ftol, margin, gen = _design_options(scaling, friction, n_starts, maxiter, ftol,
+                                                                     margin, rng)
     lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
     base = _base_of(robot, base, friction)
     wf, L = initial.wf, initial.n_harmonics
@@ -1878,17 +1885,8 @@ def optimize_polynomial_excitation(
         raise TypeError(f"initial must be a robidlib.trajectories.PolynomialTrajectory, got {type(initial).__name__}")
     if initial.n_joints != n:
         raise ValueError(f"initial must have {n} joints (the robot's), got {initial.n_joints}")
-    check_choice("scaling", scaling, ("columns", "none"))
-    friction = _flag("friction", friction)
-    n_starts = _check_count("n_starts", n_starts)
-    maxiter = _check_count("maxiter", maxiter)
-    ftol = check_tolerance("ftol", ftol)
-    margin = check_nonnegative("margin", margin)
-    if margin >= 1:
-        raise ValueError(f"margin must be in [0, 1) (a relative tightening of the limits), got {margin}")
-    if n_starts > 1 and rng is None:
-        raise ValueError(f"n_starts={n_starts} random starts need a seed: pass rng (an int or a Generator)")
-    gen = check_rng(rng) if rng is not None else None
+    friction, n_starts, maxiter, ftol, margin, gen = _design_options(scaling, friction, n_starts, maxiter, ftol,
+                                                                     margin, rng)
     idx = _free_joints(free, n)
     lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
     base = _base_of(robot, base, friction)
