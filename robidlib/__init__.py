@@ -13,6 +13,11 @@ Modules: ``robot``, ``spatial``, ``params``, ``dynamics``, ``regressor``, ``base
 ``datasets`` (real data: the Staubli TX40), ``identification`` (the reusable pipeline from raw
 logs to validated estimates), ``plotting``, ``checks``.
 
+The modules a chapter may not need (``benchmark``, ``checks``, ``datasets``, ``identification``,
+``multibody``, ``signals``, ``validation``, ``plotting``) are imported on first use, as
+``robidlib.multibody`` or ``from robidlib import multibody``: they would cost every kernel
+that imports robidlib about half a second (``scipy.signal``, the exercise checks, sympy).
+
 Importing robidlib limits BLAS to one thread, so every machine prints the same numbers;
 set ``ROBIDLIB_BLAS_THREADS`` (an integer, or ``off``) before the import to change that.
 
@@ -25,10 +30,7 @@ from ._threads import _apply_default, limit_blas_threads
 
 _apply_default()  # one BLAS thread unless ROBIDLIB_BLAS_THREADS says otherwise (see _threads)
 
-from . import (
-    benchmark, checks, datasets, estimation, identification, models, multibody, params, spatial, signals,
-    trajectories, validation,
-)
+from . import estimation, models, params, spatial, trajectories
 from .base import BaseParameters, base_parameters, random_states
 from .dynamics import forward_dynamics, inverse_dynamics, mass_matrix, simulate
 from .estimation import Estimate, ols, ridge, wls
@@ -69,3 +71,19 @@ __all__ = [
     "validation",
     "wls",
 ]
+
+# imported on first access (PEP 562), see the module docstring
+_LAZY_MODULES = ("benchmark", "checks", "datasets", "identification", "multibody", "plotting", "signals",
+                 "validation")
+
+
+def __getattr__(name: str):
+    if name in _LAZY_MODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_MODULES))

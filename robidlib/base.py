@@ -35,11 +35,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 import scipy.linalg
-import sympy as sp
+
+if TYPE_CHECKING:   # sympy is imported where relations are written (0.3 s every kernel otherwise)
+    import sympy as sp
 
 from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_names, check_positive,
                         check_rng, check_text)
@@ -125,6 +127,8 @@ def _rng(rng: Any) -> np.random.Generator:
 
 def _coefficient(c: float, digits: int) -> tuple[str, str]:
     """Sign and magnitude text of a coefficient: exact when sympy finds a simple form."""
+    import sympy as sp
+
     c = float(c)                      # a Python float: sympy 1.12 fails on numpy 2 scalars
     sign = "-" if c < 0 else "+"
     a = abs(c)
@@ -295,6 +299,8 @@ class BaseParameters:
 
     def as_sympy(self) -> list[sp.Expr]:
         """The QR relations as sympy expressions of symbols named like the parameters."""
+        import sympy as sp
+
         sym = {n: sp.Symbol(n) for n in self.names}
         out = []
         for i, j in enumerate(self.independent):

@@ -90,3 +90,29 @@ def test_the_layer_check_sees_lazy_and_absolute_imports():
     assert _imports(ROOT / "estimation" / "x.py", "from ..base import base_parameters\n") == {"base"}
     assert _imports(ROOT / "estimation" / "x.py", "from . import lsq\n") == {"estimation"}
     assert _imports(ROOT / "x.py", "import robidlib.plotting as p\n") == {"plotting"}
+
+
+def test_heavy_modules_load_on_first_use():
+    # a kernel that imports robidlib's core does not pay for scipy.signal, sympy or the
+    # other chapters' checks; the lazy modules still load on first access
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, robidlib, robidlib.checks\n"
+        "from robidlib.base import base_parameters\n"
+        "heavy = ('sympy', 'scipy.signal', 'robidlib.benchmark', 'robidlib.multibody', "
+        "'robidlib.checks.tx40')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+        "print(robidlib.multibody.__name__, robidlib.checks.tx40.__name__)\n"
+        "from robidlib import signals\n"
+        "print(signals.__name__, 'signals' in dir(robidlib))\n"
+        "try:\n    robidlib.no_such_module\nexcept AttributeError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [
+        "[]",
+        "robidlib.multibody robidlib.checks.tx40",
+        "robidlib.signals True",
+        "module 'robidlib' has no attribute 'no_such_module'",
+    ]

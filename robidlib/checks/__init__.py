@@ -7,13 +7,11 @@ never renames them: ``pendulum`` (chapter 1), ``base_parameters`` (2), ``least_s
 
 Each check prints one line of feedback and returns ``True`` when the answer is right and
 ``False`` otherwise, so a student can simply run it. Chapter 1's checks are also importable
-from ``robidlib.checks`` directly.
+from ``robidlib.checks`` directly. The other chapters' modules are imported on first use
+(``from robidlib.checks import hopfield``), so a chapter does not import the others' libraries.
 """
 
-from . import (
-    adaline, base_parameters, ekf, excitation, hopfield, least_squares, mixed_coordinates, pendulum, physical,
-    tx40, validation,
-)
+from . import pendulum
 from .pendulum import (
     check_coulomb_regressor,
     check_equivalent_pendulums,
@@ -38,3 +36,18 @@ __all__ = [
     "check_sqrt_n_scaling",
     "check_excitation_design",
 ]
+
+_LAZY_MODULES = ("adaline", "base_parameters", "ekf", "excitation", "hopfield", "least_squares",
+                 "mixed_coordinates", "physical", "tx40", "validation")
+
+
+def __getattr__(name: str):
+    if name in _LAZY_MODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_MODULES))
