@@ -50,8 +50,9 @@ $(TEST_STAMP): requirements-test.txt requirements.txt pyproject.toml | $(BIN)/py
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
 	@touch $@ $(BOOK_STAMP)
 
-# Every notebook is executed once, on both cores, into the execution cache; the build (and
-# the student edition after it) then only reads the cache.
+# Every notebook is executed once, on both cores, into the execution cache, while the build
+# reads the other pages; the build (and the student edition after it) takes the outputs from
+# the cache.
 book: $(BOOK_STAMP)
 	$(MAKE) --no-print-directory _book
 
@@ -108,9 +109,18 @@ test-browser: $(TEST_STAMP)
 .PHONY: _test-all _book _student _student-run _pdf-instructor _pdf-student _unit _port-unit \
         _port-nbval _lowest-venv _lowest-unit _site _browser
 
+# The notebooks run (tools/execute_book.py, both cores) while Sphinx reads the other pages;
+# the build waits at each chapter until its notebook is in the cache (_ext/bookinfo.py reads
+# the status file), so the one-core Sphinx work overlaps the execution. Either failing fails.
+EXEC_STATUS := _build/.execute_book.json
 _book:
-	$(BIN)/python tools/execute_book.py
-	$(BIN)/jupyter-book build . $(JB_FLAGS)
+	@mkdir -p _build && rm -f $(EXEC_STATUS)
+	@$(BIN)/python tools/execute_book.py --status $(EXEC_STATUS) & executor=$$!; \
+	echo "$(BIN)/jupyter-book build . $(JB_FLAGS)   (beside tools/execute_book.py)"; \
+	ROBIDLIB_EXECUTION_STATUS=$(EXEC_STATUS) $(BIN)/jupyter-book build . $(JB_FLAGS); build=$$?; \
+	wait $$executor; executed=$$?; \
+	test $$executed -eq 0 || echo "make: tools/execute_book.py failed (exit $$executed)"; \
+	test $$executed -eq 0 && test $$build -eq 0
 
 _student: _book
 	$(BIN)/python tools/editions.py student-notebooks $(STUDENT)

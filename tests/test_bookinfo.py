@@ -1,4 +1,5 @@
 """The book's Sphinx extension: substitutions taken from robidlib and _config.yml."""
+import importlib.util
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -29,3 +30,105 @@ def test_without_a_repository_the_page_still_reads():
     bookinfo._set_version(None, cfg)
     assert cfg.myst_substitutions["repository_url"] == "the course repository"
     assert "git clone" not in cfg.myst_substitutions["clone_command"]
+
+
+def test_pybtex_plugins_are_registered_once_and_found_without_entry_points(monkeypatch):
+    import pybtex.plugin
+
+    expected = {key: pybtex.plugin.find_plugin(*key) for key in bookinfo.PYBTEX_PLUGINS}
+    bookinfo._register_pybtex_plugins(None)
+
+    def no_scan(**kwargs):
+        raise AssertionError(f"entry points scanned for {kwargs}")
+
+    monkeypatch.setattr(pybtex.plugin, "entry_points", no_scan, raising=False)
+    for key, klass in expected.items():
+        assert pybtex.plugin.find_plugin(*key) is klass
+    # a plugin the book does not register is still looked up (and found) the normal way
+    monkeypatch.undo()
+    assert pybtex.plugin.find_plugin("pybtex.style.formatting", "plain").__name__ == "Style"
+
+
+# ---- make book: the build waits for tools/execute_book.py (status file, no real waiting) ----
+
+import json  # noqa: E402
+import os  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+def _status(path, **kw):
+    data = {"pid": os.getpid(), "done": [], "failed": [], "finished": False}
+    data.update(kw)
+    path.write_text(json.dumps(data))
+
+
+class _Clock:
+    """A fake clock whose sleep runs a callback: the executor's progress, no real waiting."""
+
+    def __init__(self, on_sleep=None):
+        self.now, self.sleeps, self.on_sleep = 0.0, 0, on_sleep
+
+    def sleep(self, dt):
+        self.now += dt
+        self.sleeps += 1
+        if self.on_sleep:
+            self.on_sleep(self.sleeps)
+
+
+def _wait(status, nb, clock, **kw):
+    return bookinfo.wait_for_execution(status, nb, sleep=clock.sleep, clock=lambda: clock.now, **kw)
+
+
+def test_the_build_waits_until_the_notebook_is_done(tmp_path):
+    nb, status = tmp_path / "ch.ipynb", tmp_path / "status.json"
+    _status(status, done=[str(tmp_path / "other.ipynb")])
+    clock = _Clock(lambda k: k == 3 and _status(status, done=[str(nb)]))
+    assert _wait(status, nb, clock) == "done"
+    assert clock.sleeps == 3
+
+
+def test_a_failed_notebook_stops_the_build(tmp_path):
+    nb, status = tmp_path / "ch.ipynb", tmp_path / "status.json"
+    _status(status, failed=[str(nb)])
+    with pytest.raises(RuntimeError, match="ch.ipynb failed in tools/execute_book.py"):
+        _wait(status, nb, _Clock())
+
+
+def test_a_notebook_the_executor_did_not_run_is_left_to_the_build(tmp_path):
+    nb, status = tmp_path / "ch.ipynb", tmp_path / "status.json"
+    _status(status, finished=True)
+    assert _wait(status, nb, _Clock()) == "not scheduled"
+
+
+def test_an_executor_that_died_stops_the_build(tmp_path):
+    import subprocess
+    import sys
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    nb, status = tmp_path / "ch.ipynb", tmp_path / "status.json"
+    _status(status, pid=int(dead.stdout))
+    with pytest.raises(RuntimeError, match=r"ended before executing ch.ipynb"):
+        _wait(status, nb, _Clock())
+
+
+def test_a_missing_or_half_written_status_is_waited_for_with_patience(tmp_path):
+    nb, status = tmp_path / "ch.ipynb", tmp_path / "status.json"
+    status.write_text('{"pid": ')                     # half written: read again later
+    clock = _Clock(lambda k: k == 5 and _status(status, done=[str(nb)]))
+    assert _wait(status, nb, clock) == "done"
+    status.unlink()
+    with pytest.raises(RuntimeError, match="no execution status"):
+        _wait(status, nb, _Clock(), patience=1.0)
+
+
+def test_execute_book_writes_the_status_the_build_reads(tmp_path):
+    spec = importlib.util.spec_from_file_location("execute_book", ROOT / "tools" / "execute_book.py")
+    execute_book = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(execute_book)
+    status, nb = tmp_path / "out" / "status.json", tmp_path / "ch.ipynb"
+    execute_book.write_status(status, done=[str(nb)], failed=[], finished=False)
+    assert json.loads(status.read_text())["pid"] == os.getpid()
+    assert not (tmp_path / "out" / "status.json.tmp").exists()
+    assert _wait(status, nb, _Clock()) == "done"

@@ -1,6 +1,7 @@
-"""tools/zmq_wakeups.py: nbclient's waits for a kernel message are cut into one-second slices.
+"""tools/zmq_wakeups.py: nbclient's waits for a kernel message are cut into short slices.
 
-A fake channel on a fake clock stands in for zmq: no real time is measured or asserted.
+A fake channel on a fake clock stands in for zmq: no real time is measured or asserted. The
+tests set the slice to one second, so the arithmetic reads plainly.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def fake(monkeypatch):
 
     monkeypatch.setattr(AsyncZMQSocketChannel, "get_msg", single)
     monkeypatch.setattr(zmq_wakeups, "monotonic", lambda: state["now"])
+    monkeypatch.setattr(zmq_wakeups, "SLICE", 1.0)
     zmq_wakeups.install()
     return AsyncZMQSocketChannel.__new__(AsyncZMQSocketChannel), state
 
@@ -63,3 +65,8 @@ def test_install_is_idempotent(fake):
     patched = AsyncZMQSocketChannel.get_msg
     zmq_wakeups.install()
     assert AsyncZMQSocketChannel.get_msg is patched
+
+
+def test_the_slice_is_short_and_positive():
+    # the slice bounds what a missed wake-up costs; it must be a short positive wait
+    assert 0.0 < zmq_wakeups.SLICE <= 0.1

@@ -5,8 +5,10 @@ Every few runs of the book a reply that has already arrived is not noticed until
 timeout ends (``zmq.asyncio`` misses the edge of the socket's file descriptor; pyzmq issue
 2173 describes the same symptom): the execution does not fail, it stalls for the whole cell
 timeout, seen after the ``ipywidgets.interact`` cells (nbclient issue 312). :func:`install`
-makes jupyter_client's asynchronous channels wait in slices of at most a second, so a missed
-wake-up costs a second. Nothing else changes: a message that really does not come still
+makes jupyter_client's asynchronous channels wait in slices of at most ``SLICE`` seconds, so a
+missed wake-up costs that much. Missed wake-ups are frequent when the cores are shared (the
+build's Sphinx runs beside the notebooks): with one-second slices a clean ``make book`` lost
+several seconds to them, hence 50 ms (each slice costs one poll of the socket). Nothing else changes: a message that really does not come still
 raises ``queue.Empty`` at the same deadline.
 
 ``tools/execute_book.py`` installs it before jupyter-cache forks its workers; the student
@@ -18,7 +20,7 @@ from __future__ import annotations
 from queue import Empty
 from time import monotonic
 
-SLICE = 1.0  # seconds: the longest a missed wake-up can delay a message
+SLICE = 0.05  # seconds: the longest a missed wake-up can delay a message
 
 
 def install() -> None:
