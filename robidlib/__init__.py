@@ -26,6 +26,7 @@ names of that module with ``from robidlib.regressor import stack``.
 """
 
 from ._version import __version__
+from ._lazy import lazy_submodules
 from ._threads import _apply_default, limit_blas_threads
 
 _apply_default()  # one BLAS thread unless ROBIDLIB_BLAS_THREADS says otherwise (see _threads)
@@ -76,14 +77,4 @@ __all__ = [
 _LAZY_MODULES = ("benchmark", "checks", "datasets", "identification", "multibody", "plotting", "signals",
                  "validation")
 
-
-def __getattr__(name: str):
-    if name in _LAZY_MODULES:
-        import importlib
-
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY_MODULES))
+__getattr__, __dir__ = lazy_submodules(__name__, _LAZY_MODULES, globals())

@@ -11,6 +11,7 @@ from ``robidlib.checks`` directly. The other chapters' modules are imported on f
 (``from robidlib.checks import hopfield``), so a chapter does not import the others' libraries.
 """
 
+from .._lazy import lazy_submodules
 from . import pendulum
 from .pendulum import (
     check_coulomb_regressor,
@@ -40,14 +41,4 @@ __all__ = [
 _LAZY_MODULES = ("adaline", "base_parameters", "ekf", "excitation", "hopfield", "least_squares",
                  "mixed_coordinates", "physical", "tx40", "validation")
 
-
-def __getattr__(name: str):
-    if name in _LAZY_MODULES:
-        import importlib
-
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY_MODULES))
+__getattr__, __dir__ = lazy_submodules(__name__, _LAZY_MODULES, globals())
