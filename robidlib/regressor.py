@@ -108,19 +108,18 @@ def regressor(
     width = 10 * n if base is None else base.rank
     Y = _output(out, (n, width) if single else (N, n, width))
     Y3 = Y[None] if single else Y
-    fresh = out is None                                # np.zeros: the structural zeros are there
     if base is not None and base.method == "svd":
         # every column is needed: one chunk of the full regressor at a time, times V1
         scratch = None
         for sl in _chunked(N):
-            if scratch is None:                        # the first chunk is the largest
-                scratch = np.empty((sl.stop - sl.start, n, 10 * n))
+            if scratch is None:                        # the first chunk is the largest; its
+                scratch = np.zeros((sl.stop - sl.start, n, 10 * n))   # zeros stay zeros
             full = scratch[: sl.stop - sl.start]
-            _regressor_chunk(robot, q2[sl], qd2[sl], qdd2[sl], g, full, blocks, True)
+            _regressor_chunk(robot, q2[sl], qd2[sl], qdd2[sl], g, full, blocks)
             np.matmul(full, base.V1, out=Y3[sl])
     else:
         for sl in _chunked(N):
-            _regressor_chunk(robot, q2[sl], qd2[sl], qdd2[sl], g, Y3[sl], blocks, not fresh)
+            _regressor_chunk(robot, q2[sl], qd2[sl], qdd2[sl], g, Y3[sl], blocks)
     return Y
 
 
@@ -159,7 +158,11 @@ def _check_base(robot: SerialRobot, base: Any) -> Any:
 
 
 def _output(out: Any, shape: tuple[int, ...]) -> np.ndarray:
-    """``out`` checked (C-contiguous float64 of ``shape``), or a new array."""
+    """``out`` checked (C-contiguous float64 of ``shape``) and zeroed, or a new zero array.
+
+    The computation writes only the blocks a joint feels; the zeros of the others are there
+    already (one contiguous fill is cheaper than zeroing those blocks one by one).
+    """
     if out is None:
         return np.zeros(shape)
     if not isinstance(out, np.ndarray) or out.dtype != np.float64:
@@ -169,17 +172,18 @@ def _output(out: Any, shape: tuple[int, ...]) -> np.ndarray:
             f"out must be a writeable C-contiguous array of shape {shape}, got shape {out.shape}"
             f"{'' if out.flags.c_contiguous else ', not C-contiguous'}{'' if out.flags.writeable else ', read-only'}"
         )
+    out.fill(0.0)
     return out
 
 
-def _regressor_chunk(robot, q, qd, qdd, g, out, blocks, zero: bool) -> None:
-    """Fill ``out`` (C, n, width) for samples-first q, qd, qdd (C, n).
+def _regressor_chunk(robot, q, qd, qdd, g, out, blocks) -> None:
+    """Fill ``out`` (C, n, width, zero on entry) for samples-first q, qd, qdd (C, n).
 
     Per link ``j``: ``A = phi @ basis`` (C, 6, k) is the link's wrench per unit parameter
     (``phi`` its motion features, ``basis`` the chosen columns of the wrench basis), and
     joint ``i <= j`` feels it through its unit screw ``S[:, i]`` (in link ``j``'s frame):
-    ``Y[:, i, cols] = S[:, i] @ A``. Joints after ``j`` do not feel link ``j``: zero (written
-    only when ``zero``: a fresh ``np.zeros`` output has them already).
+    ``Y[:, i, cols] = S[:, i] @ A``. Joints after ``j`` do not feel link ``j``: their entries
+    keep the zeros ``out`` came with.
     """
     C = q.shape[0]
     qT = q.T.copy()
@@ -192,8 +196,6 @@ def _regressor_chunk(robot, q, qd, qdd, g, out, blocks, zero: bool) -> None:
             continue                                   # no column of link j is wanted
         A = (phi[j] @ basis).reshape(C, 6, -1)        # link j's wrench is A @ pi_j
         np.matmul(S, A, out=out[:, : j + 1, dst])
-        if zero:
-            out[:, j + 1 :, dst] = 0.0
 
 
 def friction_regressor(
