@@ -138,13 +138,19 @@ def _read_status(path: Path) -> dict | None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs. An executor that ended but is not yet reaped by
+    the shell (which waits for it only after the build) is a zombie: not alive."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:   # Linux: the state field follows the parenthesised command name
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state != "Z"
 
 
 def wait_for_execution(status_path: Path, notebook: Path, *, poll: float = 0.2, patience: float = 120.0,

@@ -113,6 +113,31 @@ def test_an_executor_that_died_stops_the_build(tmp_path):
         _wait(status, nb, _Clock())
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_an_executor_that_ended_unreaped_is_not_alive(tmp_path):
+    # make runs the executor in the background and reaps it only after the build: a killed
+    # executor is a zombie until then, and kill(pid, 0) still succeeds on a zombie
+    import subprocess
+    import sys
+    import time
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        stat = Path(f"/proc/{child.pid}/stat")
+        deadline = time.monotonic() + 60
+        while stat.read_text().rsplit(")", 1)[1].split()[0] != "Z":
+            assert time.monotonic() < deadline, "the child never ended"
+            time.sleep(0.01)
+        assert bookinfo._alive(child.pid) is False
+        nb, status = tmp_path / "ch.ipynb", tmp_path / "status.json"
+        _status(status, pid=child.pid)
+        with pytest.raises(RuntimeError, match="ended before executing ch.ipynb"):
+            _wait(status, nb, _Clock())
+    finally:
+        child.wait()
+    assert bookinfo._alive(os.getpid()) is True
+
+
 def test_a_missing_or_half_written_status_is_waited_for_with_patience(tmp_path):
     nb, status = tmp_path / "ch.ipynb", tmp_path / "status.json"
     status.write_text('{"pid": ')                     # half written: read again later
