@@ -79,7 +79,7 @@ def _execute(args: argparse.Namespace, done: list[str], failed: list[str]) -> in
     records = [cache.add_nb_to_project(str(path)) for path in toc_notebooks()]
     unexecuted = {r.uri for r in cache.list_unexecuted()}
     todo = [r for r in records if r.uri in unexecuted]          # in book order
-    done += [r.uri for r in records if r.uri not in unexecuted]
+    done.extend(r.uri for r in records if r.uri not in unexecuted)   # the caller's lists
     write_status(args.status, done=done, failed=failed, finished=False)
     print(f"execute_book: {len(todo)} of {len(records)} notebooks need executing (the rest are cached)",
           flush=True)

@@ -8,8 +8,9 @@ timeout, seen after the ``ipywidgets.interact`` cells (nbclient issue 312). :fun
 makes jupyter_client's asynchronous channels wait in slices of at most ``SLICE`` seconds, so a
 missed wake-up costs that much. Missed wake-ups are frequent when the cores are shared (the
 build's Sphinx runs beside the notebooks): with one-second slices a clean ``make book`` lost
-several seconds to them, hence 50 ms (each slice costs one poll of the socket). Nothing else changes: a message that really does not come still
-raises ``queue.Empty`` at the same deadline.
+several seconds to them, hence 50 ms (each slice costs one poll of the socket). Nothing else
+changes: a message that really does not come still raises ``queue.Empty`` at the same
+deadline.
 
 ``tools/execute_book.py`` installs it before jupyter-cache forks its workers; the student
 bundle test (``tests/student``) runs this file's source in the bundle's own Python.
