@@ -1,8 +1,10 @@
 """Benchmark of the batched regressor and inverse dynamics against pinocchio, per sample.
 
-robidlib computes ``regressor`` and ``inverse_dynamics`` for N samples in one vectorised call
-(numpy, loop over joints only); pinocchio's ``computeJointTorqueRegressor`` and ``rnea`` are
-C++ but called once per sample from a Python loop, which is how a notebook would use them.
+robidlib computes ``regressor`` and ``inverse_dynamics`` for N samples in one call: the
+regressor in a loop over the samples compiled by numba, inverse dynamics vectorised with numpy
+(a loop over the joints only); pinocchio's ``computeJointTorqueRegressor`` and ``rnea`` are
+C++ but called once per sample from a Python loop, which is how a notebook would use them. The
+compilation (or loading numba's cache) happens in the warm-up call, outside the timings.
 Both run on the same UR5 (robidlib.models.ur5 written as URDF for pinocchio), in the same
 process, with BLAS limited to one thread (threadpoolctl), interleaved round by round; the
 median over the rounds is reported (the minimum too), because the machine is shared.

@@ -10,26 +10,42 @@ How the regressor is built
 The Newton-Euler wrench of link ``j`` about its origin, in its own frame, is linear in its
 ten parameters ``pi_j = [m, h, I]`` (``h = m c``, ``I`` about the origin)::
 
-    f_j = m a_j + (dw_j x + w_j x w_j x) h
+    f_j = m a_j + dw_j x h + w_j x (w_j x h)
     n_j = I dw_j + w_j x (I w_j) - a_j x h
 
-so ``[f_j; n_j] = A_j pi_j`` with a 6x10 matrix ``A_j`` built from the link's angular
-velocity ``w_j``, angular acceleration ``dw_j`` and origin acceleration ``a_j`` (gravity
-included). Joint ``i <= j`` feels this wrench through its unit screw expressed in frame ``j``,
-``s_ij = (v_ij, u_ij)`` (linear, angular part), hence the block
-``Y[i, 10 j : 10 j + 10] = v_ij^T A_j^f + u_ij^T A_j^n`` and zero for ``i > j``.
+with the link's angular velocity ``w_j``, angular acceleration ``dw_j`` and origin acceleration
+``a_j`` (gravity included, as an upward acceleration of the base). Joint ``i <= j`` feels this
+wrench through its unit screw expressed in frame ``j``, ``s_ij = (v_ij, u_ij)``: the velocity of
+the origin of frame ``j`` and the angular velocity of link ``j`` when only ``qd_i = 1``. Its
+torque share is ``v_ij . f_j + u_ij . n_j``; collecting the coefficient of each parameter gives
+the block ``Y[i, 10 j : 10 j + 10]`` (zero for ``i > j``)::
+
+    m      v . a
+    h      v x dw + a x u + (v . w) w - |w|^2 v
+    I      x^T I y summed over (x, y) = (dw, u) and (w, u x w), per entry of the symmetric I:
+           Ixx: u_x dw_x + t_x w_x, ..., Ixy: u_x dw_y + u_y dw_x + t_x w_y + t_y w_x, ...
+
+where ``t = u x w``. ``_regressor_rows`` does exactly this, sample by sample: the forward
+Newton-Euler recursion of ``(w, dw, a)`` and, beside it, the screws of the joints so far, moved
+from frame to frame (``v <- R^T (v + u x p)``, ``u <- R^T u``). It is plain Python, compiled
+once with numba (and cached on disk), because a loop over the samples is how the algorithm
+reads and compiled it is several times faster than any arrangement of whole-array numpy
+operations: every entry of ``Y`` costs a few multiply-adds, fewer than numpy's per-element
+overhead. :func:`robidlib.dynamics.inverse_dynamics` computes the same recursion with numpy,
+and the tests compare the two, and both with pinocchio.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import functools
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ._validate import as_array
-from .dynamics import _chunked, _forward_pass, _gravity, _joint_screws, _state
-from .params import _WRENCH_BASIS, _check_terms
+from .dynamics import _chunked, _gravity, _state
+from .params import _check_terms
 from .robot import SerialRobot
 
 __all__ = ["regressor", "friction_regressor", "stack"]
@@ -48,7 +64,8 @@ def regressor(
     """Regressor of the standard inertial parameters: ``regressor(...) @ robot.params == tau``.
 
     Friction is not included (see :func:`friction_regressor`); the identity holds with
-    ``inverse_dynamics(..., include_friction=False)``.
+    ``inverse_dynamics(..., include_friction=False)``. The first call in a process compiles
+    (or loads from numba's on-disk cache) the loop that computes it; see the module docstring.
 
     Parameters
     ----------
@@ -60,14 +77,14 @@ def regressor(
         Override ``robot.gravity``.
     base : BaseParameters, optional
         Return the *base* regressor ``base.reduce(Y)``, shape ``(N, n, r)``, without ever
-        forming the full ``(N, n, 10 n)`` array: for the QR method only the independent
-        columns are computed, for the SVD method each chunk of samples is multiplied by
-        ``base.V1``. Identification needs only these columns (and real data sets have tens
-        of thousands of samples).
+        forming the full ``(N, n, 10 n)`` array: each chunk of samples is computed in a reused
+        buffer and reduced (its independent columns for the QR method, times ``base.V1`` for
+        the SVD method). Identification needs only these columns (and real data sets have
+        tens of thousands of samples).
     out : numpy.ndarray, optional
-        A C-contiguous float64 array of the result's shape to write into (it is overwritten
-        entirely). Reusing one array across calls saves allocating, and the operating system
-        zeroing, a large array every time.
+        A C-contiguous float64 array of the result's shape to write into (every entry is
+        overwritten). Reusing one array across calls saves allocating, and the operating
+        system zeroing, a large array every time.
 
     Returns
     -------
@@ -104,45 +121,35 @@ def regressor(
     (q2, qd2, qdd2), single = _state(robot, q, qd, qdd)
     g = _gravity(robot, gravity)
     N, n = q2.shape
-    blocks = _column_plan(robot, base)
+    if base is not None:
+        _check_base(robot, base)
     width = 10 * n if base is None else base.rank
     Y = _output(out, (n, width) if single else (N, n, width))
     Y3 = Y[None] if single else Y
-    if base is not None and base.method == "svd":
-        # every column is needed: one chunk of the full regressor at a time, times V1
-        scratch = None
-        for sl in _chunked(N):
-            if scratch is None:                        # the first chunk is the largest; its
-                scratch = np.zeros((sl.stop - sl.start, n, 10 * n))   # zeros stay zeros
-            full = scratch[: sl.stop - sl.start]
-            _regressor_chunk(robot, q2[sl], qd2[sl], qdd2[sl], g, full, blocks)
+    rows = _compiled_rows()
+    kin = robot._kin
+    geometry = [_c(x) for x in (g, kin.R0, kin.RK, kin.RK2, kin.p0, kin.R0e, kin.axis)]
+    prismatic = np.require(kin.prismatic, np.bool_, ("C", "W"))
+    q2, qd2, qdd2 = (_c(x) for x in (q2, qd2, qdd2))
+    if base is None:
+        rows(q2, qd2, qdd2, *geometry, prismatic, Y3)
+        return Y
+    scratch = None
+    for sl in _chunked(N):
+        if scratch is None:                 # one buffer for every chunk (the first is the largest)
+            scratch = np.empty((sl.stop - sl.start, n, 10 * n))
+        full = scratch[: sl.stop - sl.start]
+        rows(q2[sl], qd2[sl], qdd2[sl], *geometry, prismatic, full)
+        if base.method == "svd":
             np.matmul(full, base.V1, out=Y3[sl])
-    else:
-        for sl in _chunked(N):
-            _regressor_chunk(robot, q2[sl], qd2[sl], qdd2[sl], g, Y3[sl], blocks)
+        else:
+            np.take(full, base.independent, axis=2, out=Y3[sl])
     return Y
 
 
-_BASIS = _WRENCH_BASIS.reshape(12, 60)
-
-
-def _column_plan(robot: SerialRobot, base: Any) -> list[tuple[np.ndarray, slice]]:
-    """Per link ``j``: the wrench-basis columns to compute and where they go in the output.
-
-    The full regressor needs all ten columns of every block; the QR base regressor only the
-    independent ones (``base.independent`` is ascending, so each block's columns stay
-    together); the SVD base regressor all of them (it multiplies by ``V1`` afterwards).
-    """
-    n = robot.n
-    if base is None or _check_base(robot, base).method == "svd":
-        return [(_BASIS, slice(10 * j, 10 * j + 10)) for j in range(n)]
-    plan, start = [], 0
-    basis = _WRENCH_BASIS                                        # (12, 6, 10)
-    for j in range(n):
-        cols = base.independent[(base.independent >= 10 * j) & (base.independent < 10 * j + 10)] - 10 * j
-        plan.append((basis[:, :, cols].reshape(12, -1), slice(start, start + cols.size)))
-        start += cols.size
-    return plan
+def _c(x: np.ndarray) -> np.ndarray:
+    """``x`` as the compiled loop takes it: writeable C-contiguous float64 (a copy if needed)."""
+    return np.require(x, np.float64, ("C", "W"))
 
 
 def _check_base(robot: SerialRobot, base: Any) -> Any:
@@ -158,13 +165,13 @@ def _check_base(robot: SerialRobot, base: Any) -> Any:
 
 
 def _output(out: Any, shape: tuple[int, ...]) -> np.ndarray:
-    """``out`` checked (C-contiguous float64 of ``shape``) and zeroed, or a new zero array.
+    """``out`` checked (C-contiguous float64 of ``shape``), or a new uninitialised array.
 
-    The computation writes only the blocks a joint feels; the zeros of the others are there
-    already (one contiguous fill is cheaper than zeroing those blocks one by one).
+    The compiled loop writes every entry, the zeros of the blocks a joint does not feel
+    included, so nothing needs clearing first.
     """
     if out is None:
-        return np.zeros(shape)
+        return np.empty(shape)
     if not isinstance(out, np.ndarray) or out.dtype != np.float64:
         raise TypeError(f"out must be a float64 numpy array, got {type(out).__name__} {getattr(out, 'dtype', '')}")
     if out.shape != shape or not out.flags.c_contiguous or not out.flags.writeable:
@@ -172,30 +179,117 @@ def _output(out: Any, shape: tuple[int, ...]) -> np.ndarray:
             f"out must be a writeable C-contiguous array of shape {shape}, got shape {out.shape}"
             f"{'' if out.flags.c_contiguous else ', not C-contiguous'}{'' if out.flags.writeable else ', read-only'}"
         )
-    out.fill(0.0)
     return out
 
 
-def _regressor_chunk(robot, q, qd, qdd, g, out, blocks) -> None:
-    """Fill ``out`` (C, n, width, zero on entry) for samples-first q, qd, qdd (C, n).
+#: The argument types of :func:`_regressor_rows` (float64 arrays, C order; ``prismatic`` bool).
+_SIGNATURE = "void(f8[:, ::1], f8[:, ::1], f8[:, ::1], f8[::1], f8[:, :, ::1], f8[:, :, ::1], f8[:, :, ::1], " \
+             "f8[:, ::1], f8[:, ::1], f8[:, ::1], b1[::1], f8[:, :, ::1])"
 
-    Per link ``j``: ``A = phi @ basis`` (C, 6, k) is the link's wrench per unit parameter
-    (``phi`` its motion features, ``basis`` the chosen columns of the wrench basis), and
-    joint ``i <= j`` feels it through its unit screw ``S[:, i]`` (in link ``j``'s frame):
-    ``Y[:, i, cols] = S[:, i] @ A``. Joints after ``j`` do not feel link ``j``: their entries
-    keep the zeros ``out`` came with.
+
+@functools.cache
+def _compiled_rows() -> Callable[..., None]:
+    """:func:`_regressor_rows` compiled by numba (on first use; later processes load it from
+    the cache that numba keeps beside this file, or in the user's cache directory)."""
+    import numba
+
+    return numba.njit(_SIGNATURE, cache=True, nogil=True)(_regressor_rows)
+
+
+def _regressor_rows(q, qd, qdd, g, R0, RK, RK2, p0, R0e, axis, prismatic, out):  # noqa: C901
+    """Fill ``out`` (N, n, 10 n) with the regressor of the samples ``q, qd, qdd`` (N, n).
+
+    Plain Python on scalars, compiled by :func:`_compiled_rows` (it runs uncompiled too,
+    some hundreds of times slower). The robot enters through its kinematic constants
+    (:class:`robidlib.robot._KinematicConstants`): joint ``j`` places link ``j`` in link
+    ``j - 1`` with the rotation ``R = R0 + sin(q) RK + (1 - cos(q)) RK2`` and origin
+    ``p = p0`` (revolute), or ``R = R0`` and ``p = p0 + q R0 e`` (prismatic); ``e`` is its axis
+    in link ``j``.
     """
-    C = q.shape[0]
-    qT = q.T.copy()
-    s, c1 = np.sin(qT), 1.0 - np.cos(qT)
-    # the motion features of every link, samples first: (n, C, 12)
-    phi = np.stack([f for _, f in _forward_pass(robot, qT, qd.T.copy(), qdd.T.copy(), g, s, c1)])
-    phi = np.ascontiguousarray(phi.transpose(0, 2, 1))
-    for (j, S), (basis, dst) in zip(_joint_screws(robot, q, s, c1), blocks):
-        if dst.start == dst.stop:
-            continue                                   # no column of link j is wanted
-        A = (phi[j] @ basis).reshape(C, 6, -1)        # link j's wrench is A @ pi_j
-        np.matmul(S, A, out=out[:, : j + 1, dst])
+    N, n = q.shape
+    R = np.empty((3, 3))
+    p = np.empty(3)
+    v = np.empty((n, 3))        # screws of joints 0..j in the current frame: velocity part
+    u = np.empty((n, 3))        # ... and angular part
+    for k in range(N):
+        w0 = w1 = w2 = 0.0                          # base: at rest, accelerating upwards (gravity)
+        d0 = d1 = d2 = 0.0
+        a0, a1, a2 = -g[0], -g[1], -g[2]
+        for j in range(n):
+            # -- where link j is in link j - 1
+            if prismatic[j]:
+                for r in range(3):
+                    p[r] = p0[j, r] + q[k, j] * R0e[j, r]
+                    for c in range(3):
+                        R[r, c] = R0[j, r, c]
+            else:
+                s, c1 = np.sin(q[k, j]), 1.0 - np.cos(q[k, j])
+                for r in range(3):
+                    p[r] = p0[j, r]
+                    for c in range(3):
+                        R[r, c] = R0[j, r, c] + s * RK[j, r, c] + c1 * RK2[j, r, c]
+            # -- forward Newton-Euler: acceleration of the new origin, a + dw x p + w x (w x p),
+            #    in link j - 1, then w, dw, a rotated into link j (R^T x)
+            x0, x1, x2 = w1 * p[2] - w2 * p[1], w2 * p[0] - w0 * p[2], w0 * p[1] - w1 * p[0]
+            b0 = a0 + d1 * p[2] - d2 * p[1] + w1 * x2 - w2 * x1
+            b1 = a1 + d2 * p[0] - d0 * p[2] + w2 * x0 - w0 * x2
+            b2 = a2 + d0 * p[1] - d1 * p[0] + w0 * x1 - w1 * x0
+            w0, w1, w2 = (R[0, 0] * w0 + R[1, 0] * w1 + R[2, 0] * w2, R[0, 1] * w0 + R[1, 1] * w1 + R[2, 1] * w2,
+                          R[0, 2] * w0 + R[1, 2] * w1 + R[2, 2] * w2)
+            d0, d1, d2 = (R[0, 0] * d0 + R[1, 0] * d1 + R[2, 0] * d2, R[0, 1] * d0 + R[1, 1] * d1 + R[2, 1] * d2,
+                          R[0, 2] * d0 + R[1, 2] * d1 + R[2, 2] * d2)
+            a0, a1, a2 = (R[0, 0] * b0 + R[1, 0] * b1 + R[2, 0] * b2, R[0, 1] * b0 + R[1, 1] * b1 + R[2, 1] * b2,
+                          R[0, 2] * b0 + R[1, 2] * b1 + R[2, 2] * b2)
+            # -- the joint's own motion (e in link j):
+            #    revolute   w += qd e,  dw += w x qd e + qdd e   (w before the joint's share)
+            #    prismatic  a += 2 w x qd e + qdd e
+            e0, e1, e2 = axis[j, 0], axis[j, 1], axis[j, 2]
+            qdj, qddj = qd[k, j], qdd[k, j]
+            if prismatic[j]:
+                a0 += 2.0 * qdj * (w1 * e2 - w2 * e1) + qddj * e0
+                a1 += 2.0 * qdj * (w2 * e0 - w0 * e2) + qddj * e1
+                a2 += 2.0 * qdj * (w0 * e1 - w1 * e0) + qddj * e2
+            else:
+                d0 += qdj * (w1 * e2 - w2 * e1) + qddj * e0
+                d1 += qdj * (w2 * e0 - w0 * e2) + qddj * e1
+                d2 += qdj * (w0 * e1 - w1 * e0) + qddj * e2
+                w0, w1, w2 = w0 + qdj * e0, w1 + qdj * e1, w2 + qdj * e2
+            # -- screws of joints 0..j-1 moved to the origin of link j and rotated into it:
+            #    v <- R^T (v + u x p),  u <- R^T u;  joint j itself: (0, e) or (e, 0)
+            for i in range(j):
+                y0 = v[i, 0] + u[i, 1] * p[2] - u[i, 2] * p[1]
+                y1 = v[i, 1] + u[i, 2] * p[0] - u[i, 0] * p[2]
+                y2 = v[i, 2] + u[i, 0] * p[1] - u[i, 1] * p[0]
+                z0, z1, z2 = u[i, 0], u[i, 1], u[i, 2]
+                for c in range(3):
+                    v[i, c] = R[0, c] * y0 + R[1, c] * y1 + R[2, c] * y2
+                    u[i, c] = R[0, c] * z0 + R[1, c] * z1 + R[2, c] * z2
+            if prismatic[j]:
+                v[j, 0], v[j, 1], v[j, 2], u[j, 0], u[j, 1], u[j, 2] = e0, e1, e2, 0.0, 0.0, 0.0
+            else:
+                v[j, 0], v[j, 1], v[j, 2], u[j, 0], u[j, 1], u[j, 2] = 0.0, 0.0, 0.0, e0, e1, e2
+            # -- block j of the rows of joints 0..j (the formulas of the module docstring);
+            #    the joints after j do not feel link j
+            ww = w0 * w0 + w1 * w1 + w2 * w2
+            col = 10 * j
+            for i in range(j + 1):
+                v0, v1, v2, u0, u1, u2 = v[i, 0], v[i, 1], v[i, 2], u[i, 0], u[i, 1], u[i, 2]
+                vw = v0 * w0 + v1 * w1 + v2 * w2
+                t0, t1, t2 = u1 * w2 - u2 * w1, u2 * w0 - u0 * w2, u0 * w1 - u1 * w0
+                Yi = out[k, i]
+                Yi[col] = v0 * a0 + v1 * a1 + v2 * a2
+                Yi[col + 1] = v1 * d2 - v2 * d1 + a1 * u2 - a2 * u1 + vw * w0 - ww * v0
+                Yi[col + 2] = v2 * d0 - v0 * d2 + a2 * u0 - a0 * u2 + vw * w1 - ww * v1
+                Yi[col + 3] = v0 * d1 - v1 * d0 + a0 * u1 - a1 * u0 + vw * w2 - ww * v2
+                Yi[col + 4] = u0 * d0 + t0 * w0
+                Yi[col + 5] = u1 * d1 + t1 * w1
+                Yi[col + 6] = u2 * d2 + t2 * w2
+                Yi[col + 7] = u0 * d1 + u1 * d0 + t0 * w1 + t1 * w0
+                Yi[col + 8] = u0 * d2 + u2 * d0 + t0 * w2 + t2 * w0
+                Yi[col + 9] = u1 * d2 + u2 * d1 + t1 * w2 + t2 * w1
+            for i in range(j + 1, n):
+                for c in range(col, col + 10):
+                    out[k, i, c] = 0.0
 
 
 def friction_regressor(

@@ -101,7 +101,7 @@ def test_heavy_modules_load_on_first_use():
     code = (
         "import sys, robidlib, robidlib.checks\n"
         "from robidlib.base import base_parameters\n"
-        "heavy = ('sympy', 'scipy.signal', 'robidlib.benchmark', 'robidlib.multibody', "
+        "heavy = ('sympy', 'scipy.signal', 'numba', 'robidlib.benchmark', 'robidlib.multibody', "
         "'robidlib.checks.tx40')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
         "print(robidlib.multibody.__name__, robidlib.checks.tx40.__name__)\n"

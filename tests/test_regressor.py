@@ -115,6 +115,39 @@ def test_regressor_writes_into_out_entirely():
         regressor(r, q, qd, qdd, base="qr")
 
 
+@pytest.mark.parametrize("name", list(MODELS))
+def test_compiled_loop_is_the_python_loop(name):
+    """The readable Python of the loop is what numba compiles: same numbers, uncompiled."""
+    import importlib
+
+    reg = importlib.import_module("robidlib.regressor")     # the module (robidlib.regressor is the function)
+    r = MODELS[name]                                        # redundant_5dof: prismatic joints too
+    q, qd, qdd = random_state(r, np.random.default_rng(7), 6)
+    k = r._kin
+    plain = np.full((6, r.n, 10 * r.n), np.nan)
+    geometry = [reg._c(x) for x in (r.gravity, k.R0, k.RK, k.RK2, k.p0, k.R0e, k.axis)]
+    reg._regressor_rows(q, qd, qdd, *geometry, k.prismatic, plain)
+    np.testing.assert_allclose(regressor(r, q, qd, qdd), plain, rtol=1e-13, atol=1e-13)
+
+
+def test_regressor_takes_any_memory_layout():
+    """Read-only, Fortran-ordered, strided and integer inputs give the same regressor."""
+    r = MODELS["ur5"]
+    q, qd, qdd = random_state(r, np.random.default_rng(8), 12)
+    Y = regressor(r, q, qd, qdd)
+    ro = q.copy()
+    ro.flags.writeable = False
+    np.testing.assert_array_equal(regressor(r, ro, np.asfortranarray(qd), qdd), Y)
+    wide = np.zeros((12, 2 * r.n))
+    wide[:, ::2] = qdd
+    np.testing.assert_array_equal(regressor(r, q, qd, wide[:, ::2]), Y)
+    qi = np.round(q).astype(int)
+    np.testing.assert_array_equal(regressor(r, qi, qd, qdd), regressor(r, qi.astype(float), qd, qdd))
+    g = r.gravity.copy()
+    g.flags.writeable = False
+    np.testing.assert_array_equal(regressor(r, q, qd, qdd, gravity=g), Y)
+
+
 def test_friction_regressor_columns_and_names():
     qd = np.array([[0.5, -2.0, 0.0], [-1.0, 3.0, 0.2]])
     F = friction_regressor(qd)
