@@ -183,8 +183,12 @@ def _output(out: Any, shape: tuple[int, ...]) -> np.ndarray:
 
 
 #: The argument types of :func:`_regressor_rows` (float64 arrays, C order; ``prismatic`` bool).
-_SIGNATURE = "void(f8[:, ::1], f8[:, ::1], f8[:, ::1], f8[::1], f8[:, :, ::1], f8[:, :, ::1], f8[:, :, ::1], " \
-             "f8[:, ::1], f8[:, ::1], f8[:, ::1], b1[::1], f8[:, :, ::1])"
+_SIGNATURE = (
+    "void(f8[:, ::1], f8[:, ::1], f8[:, ::1], f8[::1], "     # q, qd, qdd, g
+    "f8[:, :, ::1], f8[:, :, ::1], f8[:, :, ::1], "          # R0, RK, RK2
+    "f8[:, ::1], f8[:, ::1], f8[:, ::1], b1[::1], "          # p0, R0e, axis, prismatic
+    "f8[:, :, ::1])"                                         # out
+)
 
 
 @functools.cache
@@ -229,16 +233,19 @@ def _regressor_rows(q, qd, qdd, g, R0, RK, RK2, p0, R0e, axis, prismatic, out): 
                     for c in range(3):
                         R[r, c] = R0[j, r, c] + s * RK[j, r, c] + c1 * RK2[j, r, c]
             # -- forward Newton-Euler: acceleration of the new origin, a + dw x p + w x (w x p),
-            #    in link j - 1, then w, dw, a rotated into link j (R^T x)
+            #    in link j - 1, then w, dw, a rotated into link j: x <- R^T x
             x0, x1, x2 = w1 * p[2] - w2 * p[1], w2 * p[0] - w0 * p[2], w0 * p[1] - w1 * p[0]
             b0 = a0 + d1 * p[2] - d2 * p[1] + w1 * x2 - w2 * x1
             b1 = a1 + d2 * p[0] - d0 * p[2] + w2 * x0 - w0 * x2
             b2 = a2 + d0 * p[1] - d1 * p[0] + w0 * x1 - w1 * x0
-            w0, w1, w2 = (R[0, 0] * w0 + R[1, 0] * w1 + R[2, 0] * w2, R[0, 1] * w0 + R[1, 1] * w1 + R[2, 1] * w2,
+            w0, w1, w2 = (R[0, 0] * w0 + R[1, 0] * w1 + R[2, 0] * w2,
+                          R[0, 1] * w0 + R[1, 1] * w1 + R[2, 1] * w2,
                           R[0, 2] * w0 + R[1, 2] * w1 + R[2, 2] * w2)
-            d0, d1, d2 = (R[0, 0] * d0 + R[1, 0] * d1 + R[2, 0] * d2, R[0, 1] * d0 + R[1, 1] * d1 + R[2, 1] * d2,
+            d0, d1, d2 = (R[0, 0] * d0 + R[1, 0] * d1 + R[2, 0] * d2,
+                          R[0, 1] * d0 + R[1, 1] * d1 + R[2, 1] * d2,
                           R[0, 2] * d0 + R[1, 2] * d1 + R[2, 2] * d2)
-            a0, a1, a2 = (R[0, 0] * b0 + R[1, 0] * b1 + R[2, 0] * b2, R[0, 1] * b0 + R[1, 1] * b1 + R[2, 1] * b2,
+            a0, a1, a2 = (R[0, 0] * b0 + R[1, 0] * b1 + R[2, 0] * b2,
+                          R[0, 1] * b0 + R[1, 1] * b1 + R[2, 1] * b2,
                           R[0, 2] * b0 + R[1, 2] * b1 + R[2, 2] * b2)
             # -- the joint's own motion (e in link j):
             #    revolute   w += qd e,  dw += w x qd e + qdd e   (w before the joint's share)
