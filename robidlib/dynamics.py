@@ -50,11 +50,10 @@ __all__ = [
 # vectors of C samples form a (3, C) array, so that every numpy operation runs over long
 # contiguous rows and every frame change is one product with a constant matrix (see
 # robidlib.robot._KinematicConstants). The joint-screw (Jacobian) recursion keeps the samples
-# FIRST, because its result feeds batched matrix products (mass matrix). (The regressor, whose
-# every entry costs only a few multiply-adds, is a compiled loop over the samples instead: see
-# robidlib.regressor.) Public
-# functions take and return the GUIDE's (N, n) layout and work in chunks of _CHUNK samples so
-# that the temporaries stay in the CPU cache.
+# FIRST, because its result feeds batched matrix products (the mass matrix). Public functions
+# take and return the GUIDE's (N, n) layout and work in chunks of _CHUNK samples so that the
+# temporaries stay in the CPU cache. (The regressor, each entry of which costs only a few
+# multiply-adds, is a compiled loop over the samples instead: see robidlib.regressor.)
 
 #: Samples processed together by the batched algorithms.
 _CHUNK = 2048

@@ -127,19 +127,17 @@ def regressor(
     Y = _output(out, (n, width) if single else (N, n, width))
     Y3 = Y[None] if single else Y
     rows = _compiled_rows()
-    kin = robot._kin
-    geometry = [_c(x) for x in (g, kin.R0, kin.RK, kin.RK2, kin.p0, kin.R0e, kin.axis)]
-    prismatic = np.require(kin.prismatic, np.bool_, ("C", "W"))
+    robot_arrays = _robot_arrays(robot, g)
     q2, qd2, qdd2 = (_c(x) for x in (q2, qd2, qdd2))
     if base is None:
-        rows(q2, qd2, qdd2, *geometry, prismatic, Y3)
+        rows(q2, qd2, qdd2, *robot_arrays, Y3)
         return Y
     scratch = None
     for sl in _chunked(N):
         if scratch is None:                 # one buffer for every chunk (the first is the largest)
             scratch = np.empty((sl.stop - sl.start, n, 10 * n))
         full = scratch[: sl.stop - sl.start]
-        rows(q2[sl], qd2[sl], qdd2[sl], *geometry, prismatic, full)
+        rows(q2[sl], qd2[sl], qdd2[sl], *robot_arrays, full)
         if base.method == "svd":
             np.matmul(full, base.V1, out=Y3[sl])
         else:
@@ -150,6 +148,13 @@ def regressor(
 def _c(x: np.ndarray) -> np.ndarray:
     """``x`` as the compiled loop takes it: writeable C-contiguous float64 (a copy if needed)."""
     return np.require(x, np.float64, ("C", "W"))
+
+
+def _robot_arrays(robot: SerialRobot, g: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The arguments ``g, R0, RK, RK2, p0, R0e, axis, prismatic`` of :func:`_regressor_rows`."""
+    k = robot._kin
+    return (*(_c(x) for x in (g, k.R0, k.RK, k.RK2, k.p0, k.R0e, k.axis)),
+            np.require(k.prismatic, np.bool_, ("C", "W")))
 
 
 def _check_base(robot: SerialRobot, base: Any) -> Any:

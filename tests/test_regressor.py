@@ -123,10 +123,8 @@ def test_compiled_loop_is_the_python_loop(name):
     reg = importlib.import_module("robidlib.regressor")     # the module (robidlib.regressor is the function)
     r = MODELS[name]                                        # redundant_5dof: prismatic joints too
     q, qd, qdd = random_state(r, np.random.default_rng(7), 6)
-    k = r._kin
     plain = np.full((6, r.n, 10 * r.n), np.nan)
-    geometry = [reg._c(x) for x in (r.gravity, k.R0, k.RK, k.RK2, k.p0, k.R0e, k.axis)]
-    reg._regressor_rows(q, qd, qdd, *geometry, k.prismatic, plain)
+    reg._regressor_rows(q, qd, qdd, *reg._robot_arrays(r, r.gravity), plain)
     np.testing.assert_allclose(regressor(r, q, qd, qdd), plain, rtol=1e-13, atol=1e-13)
 
 
