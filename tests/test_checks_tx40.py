@@ -85,7 +85,7 @@ def test_without_rotors(pipeline, capsys):
     settings = Settings.from_figaroh(tx.settings, joint_offsets=tx.joint_offsets)
     d2 = prepare(tx.t, tx.q_motor, tx.tau_motor, reduced, settings)       # a fresh run, not a column pick
     tr2, te2 = split(d2, 0.7)
-    err = validate(identify(tr2), te2).overall["wls"]
+    err = validate(identify(tr2), te2, use_keep=True).overall["wls"]
     assert checks.check_without_rotors(err)
     out = _last_line(capsys)
     assert out.startswith("✔") and "joint 5" in out
@@ -93,14 +93,14 @@ def test_without_rotors(pipeline, capsys):
     capsys.readouterr()
     assert not checks.check_without_rotors(100 * err)
     assert "percent" in _last_line(capsys)
-    full = validate(res, test).overall["wls"]
+    full = validate(res, test, use_keep=True).overall["wls"]
     assert not checks.check_without_rotors(full)
     assert "full model" in _last_line(capsys)
     # the column pick of the chapter's data gives the same model
     cols = np.r_[model.blocks["inertial"], model.blocks["friction"]]
     picked = replace(data, Y=data.Y[:, :, cols], model=reduced)
     tr3, te3 = split(picked, 0.7)
-    assert validate(identify(tr3), te3).overall["wls"] == pytest.approx(err, rel=1e-9)
+    assert validate(identify(tr3), te3, use_keep=True).overall["wls"] == pytest.approx(err, rel=1e-9)
     for bad in (..., None, "0.1", [0.1, 0.2], np.inf, 1j):
         assert checks.check_without_rotors(bad) is False
         assert _last_line(capsys).startswith("✘")
@@ -129,7 +129,7 @@ def test_static_torques(pipeline, capsys):
 
 def test_joint5_critique(pipeline, capsys):
     tx, model, base, (data, train, test, res) = pipeline
-    fitted, held = validate(res, train), validate(res, test)
+    fitted, held = validate(res, train, use_keep=True), validate(res, test, use_keep=True)
     m_f, m_h = train.keep[:, 4], test.keep[:, 4]
     err_ratio = held.rms["wls"][4] / fitted.rms["wls"][4]
     torque_ratio = np.sqrt(np.mean(test.tau[m_h, 4] ** 2)) / np.sqrt(np.mean(train.tau[m_f, 4] ** 2))

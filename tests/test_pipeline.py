@@ -209,6 +209,8 @@ def test_parallel_decimation_equals_decimating_each_column():
         (dict(ts=1e-3, velocity_threshold=[-1.0, 0.1]), ValueError, "velocity_threshold"),
         (dict(ts=1e-3, window=(2.0, 1.0)), ValueError, "window"),
         (dict(ts=1e-3, joint_offsets=[np.nan]), ValueError, "joint_offsets"),
+        (dict(ts=1e-3, min_equations_per_parameter=0.5), ValueError, "min_equations_per_parameter"),
+        (dict(ts=1e-3, min_equations_per_parameter=np.nan), ValueError, "min_equations_per_parameter"),
     ],
 )
 def test_settings_bad_input(kw, exc, match):
@@ -218,7 +220,13 @@ def test_settings_bad_input(kw, exc, match):
 
 def test_settings_defaults_and_figaroh():
     s = Settings(ts=1e-3, cutoff=40.0)
-    assert s.trim_samples == 125 and s.decimated_rate == 10.0
+    assert s.trim_samples == 125 and s.decimated_rate == 50.0 and s.decimation == (5, 4)
+    # the defaults follow the sampling rate (issue 25: they used to assume a 5 kHz log, so a
+    # 100 Hz log was decimated to 1 Hz without a word): at least 50 Hz after decimation
+    for ts, cutoff, dec, rate in ((2e-4, 100.0, (10, 10), 50.0), (1e-3, 100.0, (5, 4), 50.0),
+                                  (0.01, 20.0, (2,), 50.0), (0.04, 5.0, (), 25.0)):
+        d = Settings(ts=ts)
+        assert (d.cutoff, d.decimation) == (cutoff, dec) and abs(d.decimated_rate - rate) < 1e-9
     f = Settings.from_figaroh(staubli_tx40().settings, window=(0.0, 8.0))
     assert f.trim == 20 and f.decimation == (10, 10) and f.window == (0.0, 8.0)
     with pytest.raises(ValueError, match="processing_params"):
@@ -514,35 +522,50 @@ def tx40_run():
 def test_tx40_predicts_the_held_out_part(tx40_run):
     """Fit on the first 70 % of the record, predict the rest.
 
-    Measured (WLS): 6.4 % overall on the held-out part, 4.9 % on the fitted part; per joint
-    6, 5, 7, 9, 51 and 15 %. Joint 5 barely moves in the held-out part (its torque rms is
-    1.9 N m there, 10 N m in the fitted part), so its relative error is large for the same
-    absolute error: the held-out rms errors are within 1.4 times the fitted ones on every
-    joint. The bounds below (10 % overall, 12 % on joints 1-4, rms within 2 times) leave
-    room for changes of the pipeline's numerics (filter implementation, solver), not for a
-    broken model: dropping the rotor inertias and the coupled-wrist terms breaks them
-    (tested below).
+    Kept equations in the decimated domain (the chapter's figures; measured, WLS): 6.4 %
+    overall on the held-out part, 4.9 % on the fitted part; per joint 6, 5, 7, 9, 51 and
+    15 %. Joint 5 barely moves in the held-out part (its torque rms is 1.9 N m there, 10 N m
+    in the fitted part), so its relative error is large for the same absolute error: the
+    held-out rms errors are within 1.4 times the fitted ones on every joint. The held-out
+    metric of issue 25 (every sample, against the measured torque through the fixed 10 Hz
+    filter) is 15.7 % (WLS; the fitted part 4.6 %): the held-out part ends with 1.3 s at rest
+    where the viscous-plus-Coulomb model follows the sign of velocities that are noise, and
+    all samples count. The bounds (10 % kept, 20 % for the metric, 12 % and 20 % on joints
+    1-3) leave room for changes of the pipeline's numerics (filter implementation, solver,
+    the dead band of the Coulomb sign), not for a broken model: dropping the rotor inertias
+    and the coupled-wrist terms breaks them (tested below).
     """
     out, model, _ = tx40_run
-    v, tr = out.validation, out.training
+    kept = {"fit": validate(out.result, out.train, use_keep=True), "test": validate(out.result, out.test, use_keep=True)}
+    v, tr = kept["test"], kept["fit"]
+    assert v.kept_only and not out.validation.kept_only
     assert tr.overall["wls"] < 0.07
     assert v.overall["wls"] < 0.10 and v.overall["ols"] < 0.10 and v.overall["essential"] < 0.10
     assert np.all(v.per_joint["wls"][:4] < 0.12)
     assert np.all(v.rms["wls"] < 2.0 * tr.rms["wls"])
+    # every sample counts more error than the kept ones, in both domains
+    assert out.validation.overall["wls"] > 1.5 * v.overall["wls"]
+    h = out.heldout["wls"]
+    assert h.overall < 0.20 and np.all(h.per_joint[:3] < 0.20)
+    assert h.overall < h.overall_unfiltered            # F removes noise, not signal
+    assert h.samples == out.test.full.n_samples and h.cutoff == 10.0
+    assert abs(h.share.sum() - 1) < 1e-12 and h.share[1] > 0.5   # joint 2 dominates the overall
     f, P = v.spectrum("wls")
     assert P.shape == (f.size, 6) and f[-1] == pytest.approx(25.0)
 
 
 def test_tx40_without_rotor_inertias_predicts_worse(tx40_run):
     """Measured: without rotor inertias and motor-6 terms the errors double (fitted 9.9 %,
-    held-out 17.6 %, joint 5 fitted 43 %)."""
+    held-out 17.6 %, joint 5 fitted 43 %; kept equations)."""
     out, model, settings = tx40_run
     tx = staubli_tx40()
     no_rotor = run(tx.t, tx.q_motor, tx.tau_motor, DriveModel(tx.robot, Transmission(tx.motor_matrix),
                                                                rotor_inertia=False, coupled_motors=False),
                    settings, fraction=0.7)
-    assert no_rotor.training.overall["wls"] > 1.5 * out.training.overall["wls"]
-    assert no_rotor.validation.overall["wls"] > 1.5 * out.validation.overall["wls"]
+    kept = lambda o, d: validate(o.result, d, use_keep=True).overall["wls"]  # noqa: E731
+    assert kept(no_rotor, no_rotor.train) > 1.5 * kept(out, out.train)
+    assert kept(no_rotor, no_rotor.test) > 1.5 * kept(out, out.test)
+    assert no_rotor.heldout["wls"].overall > 1.1 * out.heldout["wls"].overall
 
 
 def test_tx40_estimates_are_well_conditioned_and_essential(tx40_run):

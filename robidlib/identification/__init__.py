@@ -6,21 +6,33 @@ The steps, each a module of one concern:
 :mod:`.drives`          :class:`Transmission`: gear ratios, coupled motors, torque constants
 :mod:`.model`           :class:`DriveModel`: rigid bodies, friction, offsets, rotor inertias,
                         coupled-motor terms; Khalil's names; base parameters by QR regrouping
-:mod:`.preprocess`      :class:`Settings`, :func:`prepare` (filter, differentiate, regressor at
-                        the full rate, parallel decimation, zero-velocity equations flagged),
-                        :func:`split` (fit / held-out in time)
+:mod:`.logs`            reading CSV logs; data hygiene (:func:`~.logs.clean_record`: stamps,
+                        NaN rows, gaps, resampling of jittered stamps, saturation)
+:mod:`.preprocess`      :class:`Settings` (defaults that follow the rate), :func:`prepare`
+                        (filter, differentiate or measured velocities, regressor at the full
+                        rate, parallel decimation, zero-velocity equations flagged),
+                        :func:`split` (fit / held-out in time), :func:`blocked_folds`,
+                        :func:`concatenate` (several records)
 :mod:`.estimate`        :func:`identify`: OLS, WLS with per-joint weights, essential
                         parameters, a hook for a physically consistent estimator
                         (:func:`physical_estimator`)
-:mod:`.validate`        :func:`validate`: held-out relative torque errors, residual spectrum
+:mod:`.metric`          the held-out metric, defined once (:func:`~.metric.torque_error`)
+:mod:`.validate`        :func:`heldout_error` (the metric), :func:`validate` (errors in the
+                        pipeline's decimated domain), residual spectrum
+:mod:`.config`,         ``robidlib-identify`` (``python -m robidlib.identify``): a TOML
+:mod:`.command`,        configuration, the whole run (:func:`identify_robot`), the report
+:mod:`.export`,         (``report.html``, ``result.json``) and the URDF/MJCF export checked
+:mod:`.report`          by loading it back
 =====================  ==================================================================
 
-On another robot, with a URDF and logs of motor positions and currents::
+On another robot, write a configuration (URDF, log columns, units, transmission) and run
+``robidlib-identify my_arm.toml --out results/`` (see :mod:`.config`), or, in Python, with
+logs of motor positions and currents::
 
     robot = SerialRobot.from_urdf("my_arm.urdf")
     model = DriveModel(robot, Transmission(R, torque_constants=kt))
-    out = run(t, q_motor, currents, model, Settings(ts=0.001, cutoff=50.0, decimation=(5, 4)))
-    out.validation.overall["wls"]          # held-out relative torque error
+    out = run(t, q_motor, currents, model, Settings(ts=0.001))
+    out.heldout["wls"].overall             # the held-out metric (metric.torque_error)
 """
 
 from __future__ import annotations
@@ -40,30 +52,51 @@ from .estimate import (
     joint_sigmas,
     physical_estimator,
 )
+from .metric import TorqueError, torque_error
 from .model import DriveModel, khalil_name
-from .preprocess import IdentificationData, Settings, parallel_decimate, prepare, split
-from .validate import Validation, relative_errors, residual_spectrum, validate
+from .preprocess import (
+    FullRate,
+    IdentificationData,
+    Settings,
+    blocked_folds,
+    concatenate,
+    decimation_factors,
+    motion_bandwidth,
+    parallel_decimate,
+    prepare,
+    split,
+)
+from .validate import Validation, heldout_error, predict_full_rate, relative_errors, residual_spectrum, validate
 
 __all__ = [
     "DriveModel",
+    "FullRate",
     "IdentificationData",
     "IdentificationResult",
     "PhysicalProblem",
     "PipelineRun",
     "Settings",
+    "TorqueError",
     "Transmission",
     "Validation",
+    "blocked_folds",
+    "concatenate",
+    "decimation_factors",
     "essential_parameters",
+    "heldout_error",
     "identify",
     "joint_sigmas",
     "khalil_name",
+    "motion_bandwidth",
     "parallel_decimate",
     "physical_estimator",
+    "predict_full_rate",
     "prepare",
     "relative_errors",
     "residual_spectrum",
     "run",
     "split",
+    "torque_error",
     "validate",
 ]
 
@@ -79,7 +112,12 @@ class PipelineRun:
     result : IdentificationResult
         Fitted on ``train``.
     training, validation : Validation
-        Errors of the estimates on ``train`` and on ``test``.
+        Errors of the estimates on ``train`` and on ``test`` in the pipeline's decimated domain
+        (every sample; :func:`validate`).
+    heldout : dict
+        ``{method: TorqueError}``: the held-out metric on ``test`` (:func:`heldout_error`):
+        against the measured torques through the fixed reference filter, independent of the
+        settings.
     timings : dict
         Seconds per stage: ``filter``, ``regressor``, ``decimate``, ``base``, ``ols``,
         ``wls``, ``essential`` (and ``physical``), ``validate``.
@@ -91,6 +129,7 @@ class PipelineRun:
     result: IdentificationResult
     training: Validation
     validation: Validation
+    heldout: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
 
 
@@ -138,8 +177,8 @@ def run(
     >>> x = model.pack(friction=[[0.5, 0.2], [0.3, 0.1]], rotor=[0.05, 0.02])
     >>> tau = model.torques(q, qd, np.gradient(qd, 2e-4, axis=0), x)
     >>> out = run(t, q, tau, model, Settings(ts=2e-4))
-    >>> bool(out.validation.overall["wls"] < 1e-3)
-    True
+    >>> bool(out.validation.overall["wls"] < 1e-3), bool(out.heldout["wls"].overall < 1e-3)
+    (True, True)
     """
     timings: dict[str, float] = {}
     data = prepare(t, q_motor, signal, model, settings)
@@ -159,6 +198,7 @@ def run(
         pass
     training = validate(result, train, methods)
     validation = validate(result, test, methods)
+    heldout = heldout_error(result, test, methods)
     timings["validate"] = time.perf_counter() - tic
     return PipelineRun(data=data, train=train, test=test, result=result, training=training,
-                       validation=validation, timings=timings)
+                       validation=validation, heldout=heldout, timings=timings)

@@ -322,7 +322,9 @@ def identify(
     ------
     ValueError
         A base regressor that the data do not excite (rank deficient), a joint without
-        equations, a ``ratio_essential`` not above 1.
+        equations, fewer fitted equations per base parameter than
+        ``settings.min_equations_per_parameter`` (the numbers in the message), a
+        ``ratio_essential`` not above 1.
     TypeError
         ``data`` not IdentificationData, ``physical`` not callable.
 
@@ -359,6 +361,14 @@ def identify(
 
     tic = time.perf_counter()
     W, y, joint = data.stack(base.independent)
+    need = data.settings.min_equations_per_parameter
+    if W.shape[0] < need * base.rank:
+        raise ValueError(
+            f"data holds {W.shape[0]} fitted equations for {base.rank} base parameters "
+            f"({W.shape[0] / base.rank:.1f} per parameter); at least {need:g} per parameter are needed "
+            f"(settings.min_equations_per_parameter): fit on more data, decimate less (now "
+            f"{data.settings.decimation}, {data.settings.decimated_rate:.4g} Hz) or lower the velocity thresholds"
+        )
     est_ols = ols(W, y, names=names)
     timings["ols"] = time.perf_counter() - tic
 

@@ -335,9 +335,16 @@ class DriveModel:
 
         The regressor is stacked over ``samples`` random states within the robot's limits
         (:func:`robidlib.base.random_states`) and :func:`robidlib.base.base_parameters`
-        chooses the independent columns in column order: link 1 first, so ``YY_j, MZ_j, M_j``
-        regroup into the previous links' parameters and ``IA1`` into ``ZZ1`` as in Khalil's
-        rules. Names are :attr:`khalil_names` (``ZZ1R, MX2R, FV1, ...``).
+        chooses the independent columns in column order: link 1 first, so that parameters of
+        the later links (and the drive terms, which come after every link) regroup into those
+        before them. Which ones regroup depends on the link frames. In modified
+        Denavit-Hartenberg frames (``z_j`` along joint ``j``'s axis, ``x_j`` along the common
+        normal) the result is Khalil's rules: ``YY_j, MZ_j, M_j`` regroup into the previous
+        links' parameters and the rotor inertia ``IA1`` into ``ZZ1`` (a rotor turns about the
+        joint axis, ``z_1``). With other frames, such as a URDF whose first joint turns about
+        its link frame's ``y`` axis, the same physics regroups other names (``IA1`` then joins
+        the ``YY1`` column): read ``relations`` rather than assuming the modified-DH names.
+        Names are :attr:`khalil_names` (``ZZ1R, MX2R, FV1, ...``).
 
         Parameters
         ----------

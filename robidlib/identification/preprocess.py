@@ -21,13 +21,26 @@
    (``keep[:, j]``) and left out of joint ``j``'s equations: the Coulomb term ``sign(qd_j)`` is
    discontinuous there and the decimation filter smears the jump.
 
-:func:`split` cuts the decimated record in time into a fitting and a validation part.
+Measured velocities (``qd_motor``), when a log has them, replace the first derivative: they
+are low-passed by the same filter and differentiated once for the accelerations. The time
+stamps must be uniform: a log with jittered stamps or gaps goes through
+:func:`robidlib.identification.logs.clean_record` (resampling, segments) first. The default
+cut-off and decimation follow the sampling rate (:class:`Settings`), and :func:`prepare`
+warns when the decimation filter would remove part of the measured motion.
+
+Besides the decimated data, :func:`prepare` keeps the full-rate motion and the *unfiltered*
+joint torques (:class:`FullRate`), on which the held-out metric
+(:func:`robidlib.identification.metric.torque_error`) is computed independently of the
+settings. :func:`split` cuts the decimated record in time into a fitting and a validation
+part, :func:`blocked_folds` into the blocks of a k-fold cross-validation, and
+:func:`concatenate` stacks several records or segments into one data set.
 """
 
 from __future__ import annotations
 
 import numbers
 import time
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
@@ -39,7 +52,8 @@ from .._validate import as_array, check_positive
 from ..signals import differentiate, lowpass
 from .model import DriveModel
 
-__all__ = ["Settings", "IdentificationData", "prepare", "parallel_decimate", "split"]
+__all__ = ["Settings", "IdentificationData", "FullRate", "prepare", "parallel_decimate", "split",
+           "blocked_folds", "concatenate", "decimation_factors", "motion_bandwidth"]
 
 _CHUNK = 4096   # samples per regressor evaluation in prepare
 
@@ -60,8 +74,9 @@ class Settings:
     ----------
     ts : float
         Sampling period of the logs, s.
-    cutoff : float, default 100.0
-        Cut-off of the zero-phase Butterworth low-pass on the positions, Hz.
+    cutoff : float, optional
+        Cut-off of the zero-phase Butterworth low-pass on the positions, Hz. Default (None):
+        ``min(100 Hz, fs / 5)`` (100 Hz for logs of 500 Hz and more, as FIGAROH's TX40).
     filter_order : int, default 4
         Order of that filter (doubled by the forward-backward pass).
     trim : int, optional
@@ -70,9 +85,13 @@ class Settings:
         ``ceil(5 fs / cutoff)`` (50 ms at 100 Hz; the transient of a record that starts in
         motion has decayed to about 1e-4 of the accelerations by then). A record that starts
         and ends at rest needs fewer (FIGAROH trims 20 samples of the TX40's).
-    decimation : tuple of int, default (10, 10)
+    decimation : tuple of int, optional
         Factors of the successive ``scipy.signal.decimate`` stages (each <= 13, as scipy
-        recommends for its IIR filter); ``()`` keeps the full rate.
+        recommends for its IIR filter); ``()`` keeps the full rate. Default (None): the
+        largest total factor that keeps at least 50 Hz (:func:`decimation_factors`; (10, 10)
+        at 5 kHz, (5, 4) at 1 kHz, (2,) at 100 Hz, none below 100 Hz), so that the decimation
+        filter passes 20 Hz, above the motion of arm identification experiments;
+        :func:`prepare` warns when the record's motion reaches above the filter's pass band.
     velocity_threshold : numpy.ndarray, shape (n,), optional
         ``|qd_j|`` (rad/s or m/s) below which joint ``j``'s equations are dropped; default
         (None) 1 % of the robot's velocity limits (FIGAROH's ``dq_lim_def`` of the TX40 is 1 % of its speed limits).
@@ -85,6 +104,10 @@ class Settings:
     window : tuple of float, optional
         ``(start, end)`` in s: the part of the record kept after filtering (e.g. the part
         where the arm moves); default the whole record.
+    min_equations_per_parameter : float, default 10.0
+        :func:`~robidlib.identification.estimate.identify` refuses data with fewer fitted
+        equations per base parameter (the statistics of least squares need many more
+        equations than unknowns; a decimation that leaves too few is a setting mistake).
 
     Raises
     ------
@@ -97,23 +120,31 @@ class Settings:
     Examples
     --------
     >>> s = Settings(ts=0.0002)
-    >>> s.fs, s.decimated_rate, s.cutoff
-    (5000.0, 50.0, 100.0)
+    >>> s.fs, s.decimated_rate, s.cutoff, s.decimation
+    (5000.0, 50.0, 100.0, (10, 10))
+    >>> s = Settings(ts=0.01)                      # a 100 Hz log: the defaults follow
+    >>> s.cutoff, s.decimation, s.decimated_rate
+    (20.0, (2,), 50.0)
     """
 
     ts: float
-    cutoff: float = 100.0
+    cutoff: float | None = None
     filter_order: int = 4
     trim: int | None = None
-    decimation: tuple[int, ...] = (10, 10)
+    decimation: tuple[int, ...] | None = None
     velocity_threshold: np.ndarray | None = None
     ratio_essential: float = 30.0
     joint_offsets: np.ndarray | None = None
     window: tuple[float, float] | None = None
+    min_equations_per_parameter: float = 10.0
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         set_(self, "ts", check_positive("ts", self.ts))
+        if self.cutoff is None:
+            set_(self, "cutoff", min(100.0, 0.2 / self.ts))
+        if self.decimation is None:
+            set_(self, "decimation", decimation_factors(max(1, int(np.floor(1.0 / (self.ts * 50.0) + 1e-9)))))
         set_(self, "cutoff", check_positive("cutoff", self.cutoff))
         if self.cutoff >= 0.5 / self.ts:
             raise ValueError(
@@ -144,6 +175,10 @@ class Settings:
             if not w[0] < w[1]:
                 raise ValueError(f"window must be (start, end) with start < end, got {tuple(w.tolist())}")
             set_(self, "window", (float(w[0]), float(w[1])))
+        mepp = check_positive("min_equations_per_parameter", self.min_equations_per_parameter)
+        if mepp < 1:
+            raise ValueError(f"min_equations_per_parameter must be >= 1, got {mepp:g}")
+        set_(self, "min_equations_per_parameter", mepp)
 
     @property
     def fs(self) -> float:
@@ -225,6 +260,159 @@ class Settings:
 
 
 @dataclass(frozen=True, eq=False)
+class FullRate:
+    """The full-rate signals behind decimated data: what the held-out metric is computed on.
+
+    Attributes
+    ----------
+    t : numpy.ndarray, shape (K,)
+        Time stamps, s.
+    q, qd, qdd : numpy.ndarray, shape (K, n)
+        The pipeline's filtered joint motion (what the model is evaluated at).
+    tau : numpy.ndarray, shape (K, n)
+        Measured joint torques, **unfiltered** (``R^T K_t signal``).
+    nearest : numpy.ndarray of int, shape (K,)
+        Index of the decimated sample each full-rate sample belongs to (the nearest one):
+        :meth:`IdentificationData.select` keeps the full-rate samples of the decimated
+        samples it keeps.
+    run : numpy.ndarray of int, shape (K,)
+        Gap-free runs: consecutive samples with one label are contiguous in time (one per
+        record or segment, and a new one wherever a selection leaves a hole).
+    fs : float
+        Sampling rate, Hz.
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau: np.ndarray
+    nearest: np.ndarray
+    run: np.ndarray
+    fs: float
+
+    @property
+    def n_samples(self) -> int:
+        """Number of full-rate samples K."""
+        return int(self.t.size)
+
+    def _take(self, idx: np.ndarray, nearest: np.ndarray) -> "FullRate":
+        # a new run label wherever the kept samples are not consecutive
+        cont = np.r_[False, (np.diff(idx) == 1) & (self.run[idx][1:] == self.run[idx][:-1])]
+        run = np.cumsum(~cont) - 1
+        return FullRate(t=self.t[idx], q=self.q[idx], qd=self.qd[idx], qdd=self.qdd[idx], tau=self.tau[idx],
+                        nearest=nearest, run=run, fs=self.fs)
+
+
+def decimation_factors(total: int) -> tuple[int, ...]:
+    """Stages of at most 13 for the largest decimation factor ``<= total`` that has them.
+
+    As few stages as possible, then the largest stage as small as possible: ``100 -> (10, 10)``, ``20 -> (5, 4)``; a prime above 13 is replaced by the
+    next smaller factor that splits (``17 -> (4, 4)``, a total of 16).
+
+    Parameters
+    ----------
+    total : int
+        The largest acceptable total factor, ``>= 1`` (1: no decimation).
+
+    Returns
+    -------
+    tuple of int
+        ``()`` for ``total = 1``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        ``total`` not an int ``>= 1`` or absurdly large (> 10**6).
+
+    Examples
+    --------
+    >>> decimation_factors(100), decimation_factors(20), decimation_factors(17), decimation_factors(1)
+    ((10, 10), (5, 4), (4, 4), ())
+    """
+    total = _int("total", total, 1)
+    if total > 10**6:
+        raise ValueError(f"total must be <= 10**6 (a decimation factor), got {total}")
+
+    def stages(d: int, most: int) -> tuple[int, ...] | None:
+        if d == 1:
+            return ()
+        best = None
+        for f in range(min(13, most, d), 1, -1):
+            if d % f == 0:
+                rest = stages(d // f, f)
+                if rest is not None:
+                    cand = (f,) + rest
+                    if best is None or (len(cand), max(cand)) < (len(best), max(best)):
+                        best = cand
+        return best
+
+    for d in range(total, 0, -1):
+        out = stages(d, 13)
+        if out is not None:
+            return out
+    return ()  # pragma: no cover - d = 1 always splits
+
+
+def motion_bandwidth(q: ArrayLike, fs: float, *, energy: float = 0.99, fmax: float | None = None) -> np.ndarray:
+    """Frequency below which ``energy`` of each joint's velocity energy lies, Hz.
+
+    The velocity is the central difference of the positions low-passed at ``fmax``
+    (default ``min(50 Hz, 0.4 fs)``: above that, differentiated positions are sensor
+    noise, not motion); its power spectrum is Welch's (segments of 20 s or the record).
+
+    Parameters
+    ----------
+    q : array_like, shape (N, n)
+        Joint positions at a uniform rate.
+    fs : float
+        Sampling rate, Hz.
+    energy : float, default 0.99
+        Share of the velocity energy, in (0, 1).
+    fmax : float, optional
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        Per joint (0 for a joint that does not move).
+
+    Raises
+    ------
+    ValueError
+        NaN/inf, too few samples, bad ``fs``, ``energy`` or ``fmax``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.arange(20000) / 1000.0
+    >>> q = np.column_stack([np.sin(2 * np.pi * 0.5 * t), np.sin(2 * np.pi * 3.0 * t)])
+    >>> motion_bandwidth(q, 1000.0).round(2).tolist()     # within the window's leakage
+    [0.55, 3.05]
+    """
+    q = as_array("q", q, ndim=2)
+    fs = check_positive("fs", fs)
+    energy = check_positive("energy", energy)
+    if not energy < 1:
+        raise ValueError(f"energy must be in (0, 1), got {energy}")
+    fmax = min(50.0, 0.4 * fs) if fmax is None else check_positive("fmax", fmax)
+    if fmax >= fs / 2:
+        raise ValueError(f"fmax must be below the Nyquist frequency {fs / 2:g} Hz, got {fmax:g}")
+    if q.shape[0] < 64:
+        raise ValueError(f"q must hold at least 64 samples to estimate a spectrum, got {q.shape[0]}")
+    v = differentiate(lowpass(q, fmax, fs), 1.0 / fs)
+    nper = int(min(q.shape[0], max(256, 20.0 * fs)))
+    f, P = scipy.signal.welch(v, fs=fs, nperseg=nper, axis=0, detrend="constant")
+    P = P[f <= fmax]
+    f = f[f <= fmax]
+    c = np.cumsum(P, axis=0)
+    out = np.zeros(q.shape[1])
+    for j in range(q.shape[1]):
+        if c[-1, j] > 0:
+            out[j] = f[min(int(np.searchsorted(c[:, j], energy * c[-1, j])), f.size - 1)]
+    return out
+
+
+@dataclass(frozen=True, eq=False)
 class IdentificationData:
     """Decimated identification data, ready to stack.
 
@@ -244,6 +432,9 @@ class IdentificationData:
     settings : Settings
     timings : dict
         Seconds spent in each stage (``filter``, ``regressor``, ``decimate``).
+    full : FullRate or None
+        The full-rate motion and unfiltered torques of the same samples (None for data made
+        by hand); :func:`~robidlib.identification.validate.heldout_error` needs it.
     """
 
     t: np.ndarray
@@ -256,6 +447,7 @@ class IdentificationData:
     model: DriveModel = field(repr=False)
     settings: Settings = field(repr=False)
     timings: dict = field(default_factory=dict, repr=False)
+    full: FullRate | None = field(default=None, repr=False)
 
     @property
     def n_samples(self) -> int:
@@ -309,11 +501,23 @@ class IdentificationData:
         s = np.asarray(samples)
         if s.dtype == bool and s.shape != self.t.shape:
             raise ValueError(f"samples mask must have shape {self.t.shape}, got {s.shape}")
+        if s.dtype != bool and (s.ndim != 1 or (s.size and s.dtype.kind not in "iu")):
+            raise ValueError(f"samples must be a boolean mask or 1-D integer indices, got {s.dtype} {s.shape}")
         t = self.t[s]
         if t.size == 0:
             raise ValueError("samples selects no sample")
+        full = None
+        if self.full is not None:
+            mask = np.zeros(self.t.size, dtype=bool)
+            mask[s] = True
+            new_index = np.cumsum(mask) - 1
+            if s.dtype != bool and (np.unique(s).size != s.size or np.any(np.diff(s) < 0)):
+                full = None        # reordered or repeated samples: no full-rate counterpart
+            else:
+                idx = np.flatnonzero(mask[self.full.nearest])
+                full = self.full._take(idx, new_index[self.full.nearest[idx]])
         return replace(self, t=t, q=self.q[s], qd=self.qd[s], qdd=self.qdd[s], tau=self.tau[s],
-                       Y=self.Y[s], keep=self.keep[s])
+                       Y=self.Y[s], keep=self.keep[s], full=full)
 
 
 def parallel_decimate(x: ArrayLike, factors: Sequence[int]) -> np.ndarray:
@@ -383,13 +587,17 @@ def prepare(
     signal: ArrayLike,
     model: DriveModel,
     settings: Settings,
+    *,
+    qd_motor: ArrayLike | None = None,
 ) -> IdentificationData:
     """Filtered, differentiated, parallel-decimated regressor and torques from raw logs.
 
     Parameters
     ----------
     t : array_like, shape (N,)
-        Time stamps, s, uniformly spaced by ``settings.ts`` (relative tolerance 1e-6).
+        Time stamps, s, uniformly spaced by ``settings.ts`` (relative tolerance 1e-6). Logs
+        with jittered stamps or gaps: resample and split them first
+        (:func:`robidlib.identification.logs.clean_record`, as ``robidlib-identify`` does).
     q_motor : array_like, shape (N, n)
         Motor positions (rad, motor side; joint positions when the transmission is the
         identity).
@@ -397,18 +605,34 @@ def prepare(
         Motor torques (N m) or currents (A, with the transmission's torque constants).
     model : DriveModel
     settings : Settings
+    qd_motor : array_like, shape (N, n), optional
+        Measured motor velocities (joint velocities for an identity transmission): they
+        replace the derivative of the positions (low-passed by the same filter; the
+        accelerations are their central differences).
 
     Returns
     -------
     IdentificationData
+        With ``full``: the full-rate motion and the unfiltered joint torques of every sample
+        the decimated data stand for (inside ``settings.window``, without the ``trim``
+        samples at both ends, where the filters' start-up transients make the motion
+        estimate, and so any prediction, unreliable).
 
     Raises
     ------
     ValueError
         Shapes that do not match the model, NaN/inf, time stamps not uniform or not matching
-        ``ts``, a record too short for the filters, offsets or thresholds of the wrong length.
+        ``ts`` (the message says how to resample), a record too short for the filters,
+        offsets or thresholds of the wrong length.
     TypeError
         ``model`` not a DriveModel or ``settings`` not Settings.
+
+    Warns
+    -----
+    UserWarning
+        When the record's motion reaches above the pass band of the decimation filter
+        (0.4 times the decimated rate): the decimation would remove motion that the torques
+        contain, and the fit would describe a slower robot.
 
     Examples
     --------
@@ -422,6 +646,8 @@ def prepare(
     >>> data = prepare(t, q, tau, model, Settings(ts=2e-4))
     >>> data.Y.shape, bool(np.allclose(data.Y @ model.pack(), data.tau, atol=1e-3))
     ((195, 2, 28), True)
+    >>> data.full.n_samples, data.full.tau.shape    # full rate, unfiltered; 250 trimmed at each end
+    (19500, (19500, 2))
     """
     if not isinstance(model, DriveModel):
         raise TypeError(f"model must be a DriveModel, got {type(model).__name__}")
@@ -436,6 +662,8 @@ def prepare(
             f"t (N,), q_motor and signal (N, {n}) must match the model's {n} joints and each other, got "
             f"t {t.shape}, q_motor {q_motor.shape}, signal {signal.shape}"
         )
+    if qd_motor is not None:
+        qd_motor = as_array("qd_motor", qd_motor, shape=q_motor.shape)
     N = t.size
     if N < 2:
         raise ValueError(f"the record must hold at least 2 samples, got {N}")
@@ -443,7 +671,8 @@ def prepare(
     if not np.allclose(dt, settings.ts, rtol=1e-6, atol=0.0):
         raise ValueError(
             f"t must be uniformly spaced by settings.ts = {settings.ts:g} s, got steps in "
-            f"[{dt.min():.6g}, {dt.max():.6g}] s"
+            f"[{dt.min():.6g}, {dt.max():.6g}] s; resample jittered stamps and split the record at "
+            "gaps first (robidlib.identification.logs.clean_record or resample_uniform)"
         )
     offsets = np.zeros(n) if settings.joint_offsets is None else settings.joint_offsets
     if offsets.shape != (n,):
@@ -460,17 +689,43 @@ def prepare(
     tr = model.transmission
     q = tr.joint_positions(q_motor)
     q = lowpass(q, settings.cutoff, settings.fs, order=settings.filter_order) + offsets
-    qd = differentiate(q, settings.ts)
+    if qd_motor is None:
+        qd = differentiate(q, settings.ts)
+    else:
+        qd = lowpass(tr.joint_positions(qd_motor), settings.cutoff, settings.fs, order=settings.filter_order)
     qdd = differentiate(qd, settings.ts)
     tau = tr.joint_torques(signal)
+    inside = np.ones(N, dtype=bool)
+    if settings.window is not None:
+        inside &= (t >= settings.window[0]) & (t <= settings.window[1])
     sl = np.zeros(N, dtype=bool)
     sl[trim: N - trim] = True
-    if settings.window is not None:
-        sl &= (t >= settings.window[0]) & (t <= settings.window[1])
+    sl &= inside
     if np.count_nonzero(sl) < 2:
         raise ValueError(f"settings.window {settings.window} keeps fewer than 2 samples of the record")
+    f = settings.decimation
+    step = int(np.prod(f, dtype=int)) if f else 1
+    kept = np.flatnonzero(sl)
+    dec_index = np.arange(0, kept.size, step)                 # decimated samples among the kept ones
+    pos = np.clip(np.searchsorted(dec_index, np.arange(kept.size)), 1, max(dec_index.size - 1, 1))
+    left = dec_index[np.maximum(pos - 1, 0)]
+    right = dec_index[np.minimum(pos, dec_index.size - 1)]
+    k_all = np.arange(kept.size)
+    nearest = np.clip(np.where(np.abs(k_all - left) <= np.abs(right - k_all), pos - 1, pos), 0, dec_index.size - 1)
+    full = FullRate(t=t[kept], q=q[kept], qd=qd[kept], qdd=qdd[kept], tau=tau[kept], nearest=nearest,
+                    run=np.zeros(kept.size, dtype=int), fs=settings.fs)
     t, q, qd, qdd, tau = t[sl], q[sl], qd[sl], qdd[sl], tau[sl]
     timings["filter"] = time.perf_counter() - tic
+    if f and q.shape[0] >= 64:
+        band = motion_bandwidth(q, settings.fs)
+        passband = 0.4 * settings.decimated_rate
+        if np.max(band) > passband:
+            warnings.warn(
+                f"the motion reaches {np.max(band):.3g} Hz (99 % of the velocity energy of joint "
+                f"{int(np.argmax(band)) + 1}) but the decimation {f} to {settings.decimated_rate:.4g} Hz passes "
+                f"only {passband:.3g} Hz: it removes motion the torques contain; decimate less",
+                UserWarning, stacklevel=2,
+            )
 
     # the regressor at the full rate, computed in chunks of samples (it is sample-wise, so the
     # result is the unchunked one) and kept only where it can be non-zero: a tenth of the memory
@@ -483,19 +738,17 @@ def prepare(
     timings["regressor"] = time.perf_counter() - tic
 
     tic = time.perf_counter()
-    f = settings.decimation
     Zd = parallel_decimate(Z, f)
     del Z
     Yd = np.zeros((Zd.shape[0], n, model.p))
     Yd[:, rows, cols] = Zd
     signals = parallel_decimate(np.concatenate([q, qd, qdd, tau], axis=1), f)
     q_d, qd_d, qdd_d, tau_d = np.split(signals, 4, axis=1)
-    step = int(np.prod(f, dtype=int)) if f else 1
     t_d = t[::step]
     timings["decimate"] = time.perf_counter() - tic
     keep = np.abs(qd_d) >= thr
     return IdentificationData(t=t_d, q=q_d, qd=qd_d, qdd=qdd_d, tau=tau_d, Y=Yd, keep=keep, model=model,
-                              settings=settings, timings=timings)
+                              settings=settings, timings=timings, full=full)
 
 
 def split(data: IdentificationData, fraction: float = 0.7, guard: float = 0.1) -> tuple[IdentificationData, IdentificationData]:
@@ -545,3 +798,154 @@ def split(data: IdentificationData, fraction: float = 0.7, guard: float = 0.1) -
     if not np.any(train) or not np.any(test):
         raise ValueError(f"fraction={fraction} with guard={guard} s leaves a part without samples")
     return data.select(train), data.select(test)
+
+
+def concatenate(parts: Sequence[IdentificationData]) -> IdentificationData:
+    """Stack several records (or segments, or parts) of one model into one data set.
+
+    The equations of every part are fitted together (:func:`~robidlib.identification.
+    estimate.identify`); the full-rate data keep their runs apart, so that the held-out
+    metric's filter never runs across two records. The time stamps are kept as they are
+    (several records may overlap in time); the settings are the first part's.
+
+    Parameters
+    ----------
+    parts : sequence of IdentificationData
+        Of the same model (the same object) and the same decimated rate.
+
+    Returns
+    -------
+    IdentificationData
+
+    Raises
+    ------
+    ValueError
+        No part, parts of different models or decimated rates.
+    TypeError
+        A part that is not IdentificationData.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> model = DriveModel(planar_2r())
+    >>> t = np.arange(20000) * 2e-4
+    >>> q = np.column_stack([np.sin(t), np.cos(2 * t)])
+    >>> data = prepare(t, q, np.zeros_like(q), model, Settings(ts=2e-4))
+    >>> a, b = split(data, 0.5, guard=0.0)
+    >>> both = concatenate([a, b])
+    >>> both.n_samples == a.n_samples + b.n_samples, int(both.full.run.max())
+    (True, 1)
+    """
+    if isinstance(parts, IdentificationData) or not isinstance(parts, (list, tuple)):
+        raise TypeError(f"parts must be a list of IdentificationData, got {type(parts).__name__}")
+    if not parts:
+        raise ValueError("parts must hold at least one IdentificationData, got none")
+    for k, d in enumerate(parts):
+        if not isinstance(d, IdentificationData):
+            raise TypeError(f"parts[{k}] must be IdentificationData, got {type(d).__name__}")
+    first = parts[0]
+    for k, d in enumerate(parts[1:], 1):
+        if d.model is not first.model:
+            raise ValueError(f"parts[{k}] is data of another model; every part must come from one DriveModel")
+        if abs(d.settings.decimated_rate - first.settings.decimated_rate) > 1e-9 * first.settings.decimated_rate:
+            raise ValueError(f"parts[{k}] is decimated to {d.settings.decimated_rate:g} Hz, parts[0] to "
+                             f"{first.settings.decimated_rate:g} Hz; stack data of one rate")
+    cat = lambda name: np.concatenate([getattr(d, name) for d in parts], axis=0)  # noqa: E731
+    full = None
+    if all(d.full is not None for d in parts):
+        offs = np.cumsum([0] + [d.n_samples for d in parts[:-1]])
+        run_offs = np.cumsum([0] + [int(d.full.run.max()) + 1 for d in parts[:-1]])
+        fs = parts[0].full.fs
+        if any(abs(d.full.fs - fs) > 1e-9 * fs for d in parts):
+            raise ValueError("the parts' full-rate data have different sampling rates; stack data of one rate")
+        fc = lambda name: np.concatenate([getattr(d.full, name) for d in parts], axis=0)  # noqa: E731
+        full = FullRate(t=fc("t"), q=fc("q"), qd=fc("qd"), qdd=fc("qdd"), tau=fc("tau"),
+                        nearest=np.concatenate([d.full.nearest + o for d, o in zip(parts, offs)]),
+                        run=np.concatenate([d.full.run + o for d, o in zip(parts, run_offs)]), fs=fs)
+    timings: dict[str, float] = {}
+    for d in parts:
+        for k, v in d.timings.items():
+            timings[k] = timings.get(k, 0.0) + v
+    return IdentificationData(t=cat("t"), q=cat("q"), qd=cat("qd"), qdd=cat("qdd"), tau=cat("tau"), Y=cat("Y"),
+                              keep=cat("keep"), model=first.model, settings=first.settings, timings=timings,
+                              full=full)
+
+
+def blocked_folds(data: IdentificationData, k: int = 5, guard: float = 0.1,
+                  runs: ArrayLike | None = None) -> list[tuple[IdentificationData, IdentificationData]]:
+    """Blocked k-fold cross-validation: ``k`` contiguous blocks in time, each held out once.
+
+    Every record (or segment) is cut into ``k`` blocks of equal duration; fold ``i`` holds
+    out block ``i`` of every record and fits on the rest, leaving ``guard`` seconds out on
+    both sides of each cut (the decimation filter spreads each sample over its neighbours).
+    Blocks, not random samples: neighbouring samples share their noise and filter, and a
+    random split would test the model on samples it has nearly seen.
+
+    Parameters
+    ----------
+    data : IdentificationData
+    k : int, default 5
+        Number of folds, ``>= 2``.
+    guard : float, default 0.1
+        Seconds, ``>= 0``.
+    runs : array_like of int, shape (M,), optional
+        Record or segment label of every decimated sample (blocks are cut within each);
+        default: a new run wherever the time stamps go back (``concatenate`` of records).
+
+    Returns
+    -------
+    list of (train, test)
+
+    Raises
+    ------
+    ValueError
+        ``k < 2``, a negative guard, a fold left without samples.
+    TypeError
+        ``data`` not IdentificationData, ``k`` not an int.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.models import planar_2r
+    >>> model = DriveModel(planar_2r())
+    >>> t = np.arange(20000) * 2e-4
+    >>> q = np.column_stack([np.sin(t), np.cos(2 * t)])
+    >>> data = prepare(t, q, np.zeros_like(q), model, Settings(ts=2e-4))
+    >>> folds = blocked_folds(data, 4, guard=0.0)
+    >>> [test.n_samples for _, test in folds], sum(tr.n_samples for tr, _ in folds) == 3 * data.n_samples
+    ([49, 49, 49, 48], True)
+    """
+    if not isinstance(data, IdentificationData):
+        raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
+    k = _int("k", k, 2)
+    guard = check_positive("guard", guard, allow_zero=True)
+    M = data.n_samples
+    if runs is None:
+        runs_ = np.r_[0, np.cumsum(np.diff(data.t) <= 0)]
+    else:
+        runs_ = np.asarray(runs)
+        if runs_.shape != (M,) or runs_.dtype.kind not in "iu":
+            raise ValueError(f"runs must be integer labels of shape ({M},), got {runs_.dtype} {runs_.shape}")
+    block = np.empty(M, dtype=int)
+    near_cut = np.zeros(M, dtype=bool)
+    for r in np.unique(runs_):
+        m = runs_ == r
+        tr = data.t[m]
+        step = (tr[-1] - tr[0]) / max(tr.size - 1, 1)
+        t0, t1 = tr[0], tr[-1] + step
+        edges = t0 + (t1 - t0) * np.arange(k + 1) / k
+        b = np.clip(np.searchsorted(edges, tr, side="right") - 1, 0, k - 1)
+        block[m] = b
+        inner = edges[1:-1]
+        if inner.size:
+            near_cut[m] = np.min(np.abs(tr[:, None] - inner[None, :]), axis=1) < guard
+    out = []
+    for i in range(k):
+        test = (block == i) & ~near_cut
+        train = (block != i) & ~near_cut
+        if not test.any() or not train.any():
+            raise ValueError(f"fold {i + 1} of {k} has no {'held-out' if not test.any() else 'fitting'} sample "
+                             f"with guard = {guard} s; use fewer folds or a smaller guard")
+        out.append((data.select(train), data.select(test)))
+    return out
