@@ -31,7 +31,7 @@ LAYERS = [
     {"benchmark"},
     {"multibody"},
     {"models", "datasets"},
-    {"identification"},
+    {"identification", "identify"},
     {"plotting", "book"},
     {"checks"},
 ]

@@ -43,6 +43,8 @@ from typing import Any, Callable
 
 from numpy.typing import ArrayLike
 
+from .command import RobotIdentification, identify_robot
+from .config import IdentifyConfig, example_config, load_config, write_example_config
 from .drives import Transmission
 from .estimate import (
     IdentificationResult,
@@ -70,6 +72,8 @@ from .validate import Validation, heldout_error, predict_full_rate, relative_err
 
 __all__ = [
     "DriveModel",
+    "IdentifyConfig",
+    "RobotIdentification",
     "FullRate",
     "IdentificationData",
     "IdentificationResult",
@@ -83,10 +87,13 @@ __all__ = [
     "concatenate",
     "decimation_factors",
     "essential_parameters",
+    "example_config",
     "heldout_error",
     "identify",
+    "identify_robot",
     "joint_sigmas",
     "khalil_name",
+    "load_config",
     "motion_bandwidth",
     "parallel_decimate",
     "physical_estimator",
@@ -98,6 +105,7 @@ __all__ = [
     "split",
     "torque_error",
     "validate",
+    "write_example_config",
 ]
 
 

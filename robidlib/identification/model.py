@@ -28,7 +28,7 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import as_array, check_rng
+from .._validate import as_array, check_positive, check_rng
 from ..base import BaseParameters, base_parameters, random_states
 from ..regressor import regressor as _rigid_regressor
 from ..robot import SerialRobot
@@ -330,7 +330,8 @@ class DriveModel:
             x[self.blocks["coupled"]] = as_array("motors", motors, shape=(nm, k + 1)).ravel()
         return x
 
-    def base_parameters(self, samples: int | None = None, rng: np.random.Generator | int = 0) -> BaseParameters:
+    def base_parameters(self, samples: int | None = None, rng: np.random.Generator | int = 0, *,
+                        rtol: float | None = None) -> BaseParameters:
         """Base parameters by QR regrouping, from random states (a property of the model).
 
         The regressor is stacked over ``samples`` random states within the robot's limits
@@ -351,6 +352,13 @@ class DriveModel:
         samples : int, optional
             Number of random states (default ``max(50, 2 p)``).
         rng : numpy.random.Generator or int, default 0
+        rtol : float, optional
+            Rank tolerance relative to the largest singular value of the stacked regressor
+            (default: :func:`robidlib.base.base_parameters`'s round-off level,
+            ``max(rows, p) * eps``). A URDF whose angles are rounded (``rpy="1.5708 ..."``)
+            breaks exact regroupings by round-off-sized amounts that this default counts as
+            rank; ``rtol=1e-8`` treats them as the dependencies they are (``robidlib-identify``
+            uses it).
 
         Returns
         -------
@@ -359,7 +367,7 @@ class DriveModel:
         Raises
         ------
         ValueError
-            A non-positive number of samples.
+            A non-positive number of samples, an ``rtol`` outside ``(0, 1)``.
 
         Examples
         --------
@@ -370,9 +378,16 @@ class DriveModel:
         """
         if samples is None:
             samples = max(50, 2 * self.p)
+        tol = None
+        if rtol is not None:
+            rtol = check_positive("rtol", rtol)
+            if rtol >= 1:
+                raise ValueError(f"rtol must be in (0, 1) (a fraction of the largest singular value), got {rtol}")
         q, qd, qdd = random_states(self.robot, samples, check_rng(rng))
-        Y = self.regressor(q, qd, qdd)
-        return base_parameters(Y.reshape(-1, self.p), names=self.khalil_names)
+        W = self.regressor(q, qd, qdd).reshape(-1, self.p)
+        if rtol is not None:
+            tol = rtol * float(np.linalg.norm(W, 2))
+        return base_parameters(W, names=self.khalil_names, tol=tol)
 
     def torques(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, x: ArrayLike) -> np.ndarray:
         """Joint torques ``regressor(q, qd, qdd) @ x``, shape (N, n) or (n,).

@@ -872,6 +872,30 @@ def concatenate(parts: Sequence[IdentificationData]) -> IdentificationData:
                               full=full)
 
 
+def _fold_blocks(data: IdentificationData, k: int, guard: float, runs: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Block index (0..k-1) of every decimated sample and the samples within ``guard`` of a cut."""
+    M = data.n_samples
+    if runs is None:
+        runs_ = np.r_[0, np.cumsum(np.diff(data.t) <= 0)]
+    else:
+        runs_ = np.asarray(runs)
+        if runs_.shape != (M,) or runs_.dtype.kind not in "iu":
+            raise ValueError(f"runs must be integer labels of shape ({M},), got {runs_.dtype} {runs_.shape}")
+    block = np.empty(M, dtype=int)
+    near_cut = np.zeros(M, dtype=bool)
+    for r in np.unique(runs_):
+        m = runs_ == r
+        tr = data.t[m]
+        step = (tr[-1] - tr[0]) / max(tr.size - 1, 1)
+        t0, t1 = tr[0], tr[-1] + step
+        edges = t0 + (t1 - t0) * np.arange(k + 1) / k
+        block[m] = np.clip(np.searchsorted(edges, tr, side="right") - 1, 0, k - 1)
+        inner = edges[1:-1]
+        if inner.size:
+            near_cut[m] = np.min(np.abs(tr[:, None] - inner[None, :]), axis=1) < guard
+    return block, near_cut
+
+
 def blocked_folds(data: IdentificationData, k: int = 5, guard: float = 0.1,
                   runs: ArrayLike | None = None) -> list[tuple[IdentificationData, IdentificationData]]:
     """Blocked k-fold cross-validation: ``k`` contiguous blocks in time, each held out once.
@@ -920,26 +944,7 @@ def blocked_folds(data: IdentificationData, k: int = 5, guard: float = 0.1,
         raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
     k = _int("k", k, 2)
     guard = check_positive("guard", guard, allow_zero=True)
-    M = data.n_samples
-    if runs is None:
-        runs_ = np.r_[0, np.cumsum(np.diff(data.t) <= 0)]
-    else:
-        runs_ = np.asarray(runs)
-        if runs_.shape != (M,) or runs_.dtype.kind not in "iu":
-            raise ValueError(f"runs must be integer labels of shape ({M},), got {runs_.dtype} {runs_.shape}")
-    block = np.empty(M, dtype=int)
-    near_cut = np.zeros(M, dtype=bool)
-    for r in np.unique(runs_):
-        m = runs_ == r
-        tr = data.t[m]
-        step = (tr[-1] - tr[0]) / max(tr.size - 1, 1)
-        t0, t1 = tr[0], tr[-1] + step
-        edges = t0 + (t1 - t0) * np.arange(k + 1) / k
-        b = np.clip(np.searchsorted(edges, tr, side="right") - 1, 0, k - 1)
-        block[m] = b
-        inner = edges[1:-1]
-        if inner.size:
-            near_cut[m] = np.min(np.abs(tr[:, None] - inner[None, :]), axis=1) < guard
+    block, near_cut = _fold_blocks(data, k, guard, runs)
     out = []
     for i in range(k):
         test = (block == i) & ~near_cut
