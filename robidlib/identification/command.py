@@ -739,7 +739,9 @@ def identify_robot(config: IdentifyConfig | Mapping[str, Any] | str | os.PathLik
     raw = {rec.name: _read_record(cfg, rec) for rec in cfg.records}
     fit_names = [r.name for r in cfg.records if r.role == "fit"]
     rate = cfg.settings.rate
-    if rate == "auto":
+    if rate == "auto" and cfg.time_column is None:
+        rate = cfg.rate                          # files without stamps: the configured rate, exactly
+    elif rate == "auto":
         steps = []
         for name in fit_names:
             t = raw[name]["t"]
