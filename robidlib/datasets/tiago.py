@@ -190,7 +190,11 @@ def tiago_robot(urdf: str | os.PathLike | None = None) -> SerialRobot:
     """
     import xml.etree.ElementTree as ET
 
+    if urdf is not None and not isinstance(urdf, (str, os.PathLike)):
+        raise TypeError(f"urdf must be a path (str or os.PathLike), got {type(urdf).__name__}")
     path = tiago_data_dir() / "tiago.urdf" if urdf is None else Path(urdf)
+    if not path.is_file():
+        raise FileNotFoundError(f"urdf {str(path)!r} is not a file")
     text = path.read_text(encoding="utf-8")
     root = ET.fromstring(text)
     lock = [el.get("name") for el in root.findall("joint")

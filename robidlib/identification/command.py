@@ -875,6 +875,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from .config import EXAMPLES, example_config, write_example_config
 
+    if argv is not None and (isinstance(argv, str) or not all(isinstance(a, str) for a in argv)):
+        raise TypeError(f"argv must be a list of strings (the command-line arguments), got {argv!r}")
+
     ap = argparse.ArgumentParser(
         prog="robidlib-identify",
         description="Identify a robot arm from its URDF and raw logs: a validated, physically consistent "

@@ -424,7 +424,7 @@ class IdentifyConfig:
     verdict: VerdictThresholds = field(default_factory=VerdictThresholds)
     export_urdf: bool = True
     export_mjcf: bool = True
-    source: str = "<dict>"
+    source: str = field(default="<dict>", compare=False)
 
     @property
     def n(self) -> int:
@@ -568,9 +568,11 @@ def unit_factor(quantity: str, unit: str) -> float:
     >>> round(unit_factor("position", "deg"), 10), unit_factor("motor_current", "mA")
     (0.0174532925, 0.001)
     """
-    if quantity not in _UNITS:
+    if not isinstance(quantity, str) or quantity not in _UNITS:
         raise ValueError(f"unknown quantity {quantity!r}; expected one of {', '.join(_UNITS)}")
-    key = _unit_key(str(unit))
+    if not isinstance(unit, str):
+        raise TypeError(f"unit must be a string such as 'rad' or 'N m', got {type(unit).__name__} {unit!r}")
+    key = _unit_key(unit)
     for table in _UNITS[quantity].values():
         if key in table:
             return table[key]
@@ -994,8 +996,11 @@ def example_config(name: str) -> Path:
     >>> example_config("tiago").name
     'tiago.toml'
     """
-    if not isinstance(name, str) or name not in EXAMPLES:
-        raise ValueError(f"unknown example {name!r}; expected one of {', '.join(map(repr, EXAMPLES))}")
+    if not isinstance(name, str):
+        raise TypeError(f"name must be the name of an example ({', '.join(map(repr, EXAMPLES))}), got "
+                        f"{type(name).__name__} {name!r}")
+    if name not in EXAMPLES:
+        raise ValueError(f"unknown example name {name!r}; expected one of {', '.join(map(repr, EXAMPLES))}")
     return Path(str(resources.files("robidlib.identification") / "examples" / EXAMPLES[name]))
 
 

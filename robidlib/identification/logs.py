@@ -33,7 +33,7 @@ from typing import Any, Sequence
 import numpy as np
 import scipy.interpolate
 
-from .._validate import as_array, check_int, check_nonnegative, check_positive
+from .._validate import as_array, check_int, check_nonnegative, check_positive, check_text
 
 __all__ = [
     "Segment",
@@ -98,6 +98,7 @@ def read_columns(path: str | os.PathLike, columns: Sequence[str], *, delimiter: 
         raise TypeError(f"columns must be a sequence of column names, got {columns!r}")
     if not isinstance(delimiter, str) or len(delimiter) != 1:
         raise ValueError(f"delimiter must be one character, got {delimiter!r}")
+    check_text("what", what)
     p = Path(path)
     name = _file_label(p)
     if not p.is_file():
@@ -182,6 +183,8 @@ def check_time_stamps(t: Any, source: str = "t", first_row: int = 2) -> np.ndarr
     ValueError: log.csv: time stamps must increase strictly; row 4 repeats the stamp 0.01 s of row 3 (1 duplicate or decreasing stamp in all)
     """
     t = as_array("t", t, ndim=1)
+    check_text("source", source)
+    first_row = check_int("first_row", first_row, 0)
     if t.size < 2:
         raise ValueError(f"{source}: at least 2 time stamps are needed, got {t.size}")
     dt = np.diff(t)
@@ -442,8 +445,8 @@ def clean_record(
     >>> len(segs), info["gaps"][0]["row"], info["resampled"]
     (2, 302, 0)
     """
-    if not isinstance(name, str):
-        raise TypeError(f"name must be a string, got {type(name).__name__}")
+    check_text("name", name)
+    check_text("source", source)
     src = source or name
     t = as_array("t", t, ndim=1, finite=False)
     P = as_array("position", position, ndim=2, finite=False)

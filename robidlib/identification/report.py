@@ -98,6 +98,11 @@ def figures(ident) -> dict:
     from matplotlib.figure import Figure
     import scipy.signal
 
+    from .command import RobotIdentification
+
+    if not isinstance(ident, RobotIdentification):
+        raise TypeError(f"ident must be a RobotIdentification, got {type(ident).__name__}")
+
     from .metric import reference_filter
     from .validate import predict_full_rate
 
@@ -231,7 +236,17 @@ def _estimate(est) -> dict:
 
 
 def result_json(ident) -> dict:
-    """The facts of a :class:`~robidlib.identification.command.RobotIdentification` as JSON-able data."""
+    """The facts of a :class:`~robidlib.identification.command.RobotIdentification` as JSON-able data.
+
+    Raises
+    ------
+    TypeError
+        ``ident`` not a RobotIdentification.
+    """
+    from .command import RobotIdentification
+
+    if not isinstance(ident, RobotIdentification):
+        raise TypeError(f"ident must be a RobotIdentification, got {type(ident).__name__}")
     res = ident.result
     s = ident.settings
     est = {m: _estimate(res.estimate(m)) for m in ("ols", "wls", "essential")}

@@ -312,8 +312,12 @@ def heldout_error(
         raise TypeError(f"result must be an IdentificationResult, got {type(result).__name__}")
     if not isinstance(data, IdentificationData):
         raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
-    if isinstance(methods, str):
-        raise TypeError(f"methods must be a tuple of estimate names, got the string {methods!r}")
+    if isinstance(methods, str) or not isinstance(methods, (tuple, list)) or not methods:
+        raise TypeError(f"methods must be a non-empty tuple of estimate names, got {methods!r}")
+    known = ("ols", "wls", "essential", "essential_ols", "physical")
+    bad = [m for m in methods if m not in known]
+    if bad:
+        raise ValueError(f"methods must name estimates among {known}, got {bad[0]!r}")
     if data.Y.shape[2] != result.base.n_params:
         raise ValueError(f"data has {data.Y.shape[2]} columns but the model has {result.base.n_params}")
     vecs = np.column_stack([result.full_base_vector(m) for m in methods])
