@@ -188,7 +188,7 @@ def tiago_robot(urdf: str | os.PathLike | None = None) -> SerialRobot:
     >>> r.n, r.joint_types[:2], round(float(r.link_params[:, 0].sum()), 2)
     (8, ('prismatic', 'revolute'), 19.14)
     """
-    import xml.etree.ElementTree as ET
+    from ..robot import _read_urdf
 
     if urdf is not None and not isinstance(urdf, (str, os.PathLike)):
         raise TypeError(f"urdf must be a path (str or os.PathLike), got {type(urdf).__name__}")
@@ -196,7 +196,7 @@ def tiago_robot(urdf: str | os.PathLike | None = None) -> SerialRobot:
     if not path.is_file():
         raise FileNotFoundError(f"urdf {str(path)!r} is not a file")
     text = path.read_text(encoding="utf-8")
-    root = ET.fromstring(text)
+    root = _read_urdf(text)
     lock = [el.get("name") for el in root.findall("joint")
             if el.get("type") in ("revolute", "continuous", "prismatic") and el.get("name") not in TIAGO_JOINTS]
     return SerialRobot.from_urdf(text, lock_joints=lock, name="tiago")

@@ -234,9 +234,9 @@ def _load_robot(cfg: IdentifyConfig) -> SerialRobot:
     text = cfg.urdf.read_text(encoding="utf-8")
     lock = cfg.lock_joints
     if lock is None:
-        import xml.etree.ElementTree as ET
+        from ..robot import _read_urdf        # the one URDF parser: no DTD, no entities, no code
 
-        root = ET.fromstring(text)
+        root = _read_urdf(text)
         lock = tuple(el.get("name") for el in root.findall("joint")
                      if el.get("type") in ("revolute", "continuous", "prismatic") and el.get("name") not in cfg.joints)
     try:

@@ -618,12 +618,12 @@ def _signal(d: Any, where: str, name: str, n: int, types: Sequence[str]) -> Sign
 
 def _joint_types(urdf: Path, joints: Sequence[str], where: str) -> list[str]:
     """'r' or 'p' per identified joint, from the URDF (parsed without evaluating anything)."""
-    import xml.etree.ElementTree as ET
+    from ..robot import _read_urdf        # robidlib's one URDF parser (nothing in it is evaluated)
 
     try:
-        root = ET.parse(urdf).getroot()
-    except ET.ParseError as exc:
-        raise _fail(where, f"the URDF {str(urdf)!r} is not well-formed XML: {exc}") from None
+        root = _read_urdf(urdf.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise _fail(where, f"the URDF {str(urdf)!r} cannot be read: {exc}") from None
     types = {}
     for el in root.findall("joint"):
         types[el.get("name")] = el.get("type")
