@@ -189,7 +189,10 @@ def test_outputs_are_complete_self_contained_and_never_overwritten(synthetic, tm
     # the written configuration repeats the run exactly
     again = load_config(paths["config.toml"])
     assert again.to_dict() == ident.config.to_dict() | {"settings": again.to_dict()["settings"]}
-    assert again.settings == ident.config.settings
+    st = again.settings                     # every "auto" written out as the value the data gave
+    assert (st.cutoff, st.decimation, st.trim) == (ident.settings.cutoff, ident.settings.decimation,
+                                                   ident.settings.trim_samples)
+    assert st.rate == ident.settings.fs and "auto" not in (st.cutoff, st.decimation, st.trim, st.rate)
     # never overwritten unasked, nothing written when one file exists
     mtime = paths["report.html"].stat().st_mtime_ns
     with pytest.raises(ValueError, match="exist already.*overwrite"):

@@ -548,7 +548,7 @@ def test_tx40_predicts_the_held_out_part(tx40_run):
     h = out.heldout["wls"]
     assert h.overall < 0.20 and np.all(h.per_joint[:3] < 0.20)
     assert h.overall < h.overall_unfiltered            # F removes noise, not signal
-    assert h.samples == out.test.full.n_samples and h.cutoff == 10.0
+    assert h.samples == int((~out.test.full.edge).sum()) and h.cutoff == 10.0
     assert abs(h.share.sum() - 1) < 1e-12 and h.share[1] > 0.5   # joint 2 dominates the overall
     f, P = v.spectrum("wls")
     assert P.shape == (f.size, 6) and f[-1] == pytest.approx(25.0)

@@ -170,6 +170,21 @@ class RobotIdentification:
 
         return result_json(self)
 
+    def repeatable_config(self) -> dict:
+        """The configuration with every ``"auto"`` setting replaced by the value the data gave.
+
+        Read back by :func:`~robidlib.identification.config.load_config` (it is what
+        ``config.toml`` holds), it repeats this run exactly, also with a later robidlib whose
+        rules for ``"auto"`` differ.
+        """
+        d = self.config.to_dict()
+        s = self.settings
+        thr = s.velocity_threshold if s.velocity_threshold is not None else 0.01 * self.robot.qd_limits
+        d["settings"].update(cutoff=float(s.cutoff), decimation=[int(f) for f in s.decimation],
+                             trim=int(s.trim_samples), velocity_threshold=[float(v) for v in thr],
+                             rate=float(s.fs))
+        return d
+
     def report_html(self) -> str:
         """The report as one self-contained HTML document (figures embedded)."""
         from .report import render_report
@@ -215,9 +230,10 @@ class RobotIdentification:
         texts = {
             "report.html": self.report_html(),
             "result.json": json.dumps(self.to_json(), indent=1, allow_nan=False) + "\n",
-            "config.toml": "# the configuration of this run, every path absolute and every setting explicit\n"
-                           f"# (robidlib {__version__}); run it again with: robidlib-identify config.toml --out DIR\n\n"
-                           + to_toml(self.config),
+            "config.toml": "# the configuration of this run, every path absolute and every setting the data\n"
+                           "# chose written out (rate, cut-off, decimation, trim, thresholds): robidlib "
+                           f"{__version__}\n# run it again with: robidlib-identify config.toml --out DIR\n\n"
+                           + to_toml(self.repeatable_config()),
             "versions.txt": "".join(f"{k} {v}\n" for k, v in self.versions.items()),
             "model.urdf": self.export.get("urdf"),
             "model.xml": self.export.get("mjcf"),
@@ -406,13 +422,15 @@ def _torque_scale(model: DriveModel, data: IdentificationData) -> list[dict]:
     n = model.n
     rigid = model.blocks["inertial"]
     tau_cad = data.Y[:, :, rigid] @ model.robot.params
+    index = {s: k for k, s in enumerate(model.names)}
     out = []
     for j in range(n):
         m = data.keep[:, j]
         y = data.tau[m, j]
-        qd = data.qd[m, j]
-        A = np.column_stack([tau_cad[m, j], qd, np.sign(qd), np.ones(m.sum())])
-        coef, *_ = np.linalg.lstsq(A, y, rcond=None) if m.sum() > 8 else (np.full(4, np.nan),)
+        # the model's own friction and offset columns of joint j (its Coulomb sign included)
+        cols = [index[f"{s}{j + 1}"] for s in ("fv", "fc", "off") if f"{s}{j + 1}" in index]
+        A = np.column_stack([tau_cad[m, j], data.Y[m, j][:, cols]])
+        coef, *_ = np.linalg.lstsq(A, y, rcond=None) if m.sum() > 8 else (np.full(A.shape[1], np.nan),)
         cad_std, meas_std = float(np.std(tau_cad[m, j])) if m.any() else 0.0, float(np.std(y)) if m.any() else 0.0
         power = float(np.mean(data.tau[:, j] * data.qd[:, j]))
         out.append({"joint": model.robot.joint_names[j], "scale": float(coef[0]), "cad_std": cad_std,
@@ -485,11 +503,10 @@ def _cross_validate(result: IdentificationResult, train: IdentificationData, run
 
     base, n = result.base, result.model.n
     betas, folds, summary = [], [], {"k": k, "guard": guard, "folds": []}
-    blocks = None
     if k == 0:
         summary["reason"] = "cv_folds = 0"
     else:
-        blocks, near = _fold_blocks(train, k, guard, runs)
+        blocks, near, blocks_f, near_f = _fold_blocks(train, k, guard, runs)
         for i in range(k):
             te, tr = (blocks == i) & ~near, (blocks != i) & ~near
             entry = {"fold": i + 1, "overall": None, "per_joint": None}
@@ -501,15 +518,20 @@ def _cross_validate(result: IdentificationResult, train: IdentificationData, run
                 s = 1.0 / sigma[joint]
                 betas.append(ols(W * s[:, None], y * s).params)
                 entry["held_out_time"] = [float(train.t[te].min()), float(train.t[te].max())]
-                folds.append((i, te))
+                folds.append((i, (blocks_f == i) & ~near_f))
             except ValueError as exc:
                 entry["reason"] = str(exc)
             summary["folds"].append(entry)
     f = train.full
     P = predict_full_rate(result, train, np.column_stack([result.full_base_vector("wls")] + betas))
-    fitted = torque_error(f.tau, P[:, :, 0], f.fs, runs=f.run, keep=train.keep[f.nearest])
-    for c, (i, te) in enumerate(folds, start=1):
-        idx, run = _runs_of(te[f.nearest], f.run)
+    usable = ~f.edge
+    idx, run = _runs_of(usable, f.run)
+    fitted = torque_error(f.tau[idx], P[idx, :, 0], f.fs, runs=run, keep=train.keep[f.nearest[idx]])
+    for c, (i, te_full) in enumerate(folds, start=1):
+        idx, run = _runs_of(te_full & usable, f.run)
+        if idx.size == 0:
+            summary["folds"][i]["reason"] = "no full-rate sample outside the records' ends"
+            continue
         err = torque_error(f.tau[idx], P[idx, :, c], f.fs, runs=run)
         summary["folds"][i].update(overall=err.overall, per_joint=err.per_joint.tolist(), samples=err.samples)
     vals = np.array([fo["overall"] for fo in summary["folds"] if fo["overall"] is not None])
@@ -814,7 +836,7 @@ def identify_robot(config: IdentifyConfig | Mapping[str, Any] | str | os.PathLik
             tr_r = data_r
         else:
             try:
-                tr_r, te_r = split(data_r, 1.0 - rs.holdout_fraction, rs.guard)
+                tr_r, te_r = split(data_r, 1.0 - rs.holdout_fraction, rs.guard, span="record")
             except ValueError as exc:
                 raise ValueError(f"{cfg.source}: [settings] holdout_fraction / guard: record {rec.name!r}: {exc}") from None
             test_parts.append(te_r)
@@ -839,14 +861,24 @@ def identify_robot(config: IdentifyConfig | Mapping[str, Any] | str | os.PathLik
     methods = ("ols", "wls", "essential") + (("physical",) if result.physical is not None else ())
     f = test.full
     pred = predict_full_rate(result, test, np.column_stack([result.full_base_vector(m) for m in methods]))
-    keep_full = test.keep[f.nearest]
-    heldout = {m: torque_error(f.tau, pred[:, :, i], f.fs, runs=f.run, keep=keep_full) for i, m in enumerate(methods)}
+    usable = ~f.edge
+    if not usable.any():
+        raise ValueError(f"{cfg.source}: the held-out data hold no sample farther than 0.5 s from a record's ends; "
+                         "hold out more ([settings] holdout_fraction or a longer holdout record)")
+
+    def metric(sel: np.ndarray) -> dict:
+        idx, run = _runs_of(sel & usable, f.run)
+        keep = test.keep[f.nearest[idx]]
+        return {m: torque_error(f.tau[idx], pred[idx, :, i], f.fs, runs=run, keep=keep) for i, m in enumerate(methods)}
+
+    heldout = metric(np.ones(f.n_samples, dtype=bool))
     heldout_records, start = {}, 0
     for name, d in test_by_record.items():
-        sl = slice(start, start + d.full.n_samples)
-        start = sl.stop
-        heldout_records[name] = {m: torque_error(f.tau[sl], pred[sl, :, i], f.fs, runs=f.run[sl], keep=keep_full[sl])
-                                 for i, m in enumerate(methods)}
+        sel = np.zeros(f.n_samples, dtype=bool)
+        sel[start: start + d.full.n_samples] = True
+        start += d.full.n_samples
+        if (sel & usable).any():
+            heldout_records[name] = metric(sel)
     cv, fitted = _cross_validate(result, train, np.concatenate(runs), rs.cv_folds, rs.guard)
 
     P("diagnostics, export, verdict")

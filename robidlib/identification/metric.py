@@ -5,9 +5,10 @@ torques (:class:`~robidlib.identification.preprocess.IdentificationData`'s ``tau
 low-passed and decimated by the settings being judged (cut-off, decimation), and its
 equations near zero velocity are dropped by a threshold that is a setting too: an error
 computed there can be made smaller by filtering harder. So the reference is the **measured
-joint torque** at the log's own rate, on **every sample** (only the start-up transients of
-the position filter at the two ends of each gap-free segment, where no motion estimate
-exists, are left out), passed through one fixed filter :math:`F` that no setting changes:
+joint torque** at the log's own rate, on **every sample** (only the first and last 0.5 s of
+each gap-free segment of a record are left out, a fixed margin where the pipeline's filters
+start up and no motion estimate can be trusted), passed through one fixed filter :math:`F`
+that no setting changes:
 
 .. math::
 
@@ -45,8 +46,8 @@ REFERENCE_ORDER = 4
 #: The definition printed beside every held-out number.
 DEFINITION = (
     "relative torque error ||F[tau - tau_hat]|| / ||F[tau]|| over every sample of the held-out data "
-    "(only the position filter's start-up transients at the two ends of each gap-free segment are left "
-    "out), tau the measured joint torque at the log's rate, tau_hat the model's prediction, F a zero-phase "
+    "(only the first and last 0.5 s of each gap-free segment of a record are left out, where filters "
+    "start up), tau the measured joint torque at the log's rate, tau_hat the model's prediction, F a zero-phase "
     f"Butterworth low-pass of order {REFERENCE_ORDER} (forward-backward) at {REFERENCE_CUTOFF:g} Hz "
     "(0.4 fs for logs slower than 25 Hz), applied to each gap-free run; fixed, independent of the "
     "identification settings. Unfiltered: the same without F. Kept: only the equations the fit used."

@@ -48,7 +48,7 @@ import numpy as np
 import scipy.signal
 from numpy.typing import ArrayLike
 
-from .._validate import as_array, check_positive
+from .._validate import as_array, check_choice, check_positive
 from ..signals import differentiate, lowpass
 from .model import DriveModel
 
@@ -56,6 +56,10 @@ __all__ = ["Settings", "IdentificationData", "FullRate", "prepare", "parallel_de
            "blocked_folds", "concatenate", "decimation_factors", "motion_bandwidth"]
 
 _CHUNK = 4096   # samples per regressor evaluation in prepare
+
+#: Seconds at both ends of a record that the held-out metric leaves out (fixed: the start-up
+#: transient of a zero-phase filter at 10 Hz or more has decayed by then).
+METRIC_EDGE = 0.5
 
 
 def _int(name: str, value: Any, minimum: int) -> int:
@@ -272,14 +276,18 @@ class FullRate:
     tau : numpy.ndarray, shape (K, n)
         Measured joint torques, **unfiltered** (``R^T K_t signal``).
     nearest : numpy.ndarray of int, shape (K,)
-        Index of the decimated sample each full-rate sample belongs to (the nearest one):
-        :meth:`IdentificationData.select` keeps the full-rate samples of the decimated
-        samples it keeps.
+        Index of the decimated sample nearest to each full-rate sample (for the keep mask of
+        the kept-only variant).
     run : numpy.ndarray of int, shape (K,)
         Gap-free runs: consecutive samples with one label are contiguous in time (one per
         record or segment, and a new one wherever a selection leaves a hole).
     fs : float
         Sampling rate, Hz.
+    edge : numpy.ndarray of bool, shape (K,)
+        Samples within :data:`METRIC_EDGE` of the first or last sample of the record they
+        come from (the one :func:`prepare` was given): the held-out metric leaves them out,
+        a fixed margin that no setting changes (the filters' start-up transients at a
+        record's ends make any motion estimate, and so any prediction, unreliable there).
     """
 
     t: np.ndarray
@@ -290,6 +298,7 @@ class FullRate:
     nearest: np.ndarray
     run: np.ndarray
     fs: float
+    edge: np.ndarray | None = None
 
     @property
     def n_samples(self) -> int:
@@ -300,8 +309,9 @@ class FullRate:
         # a new run label wherever the kept samples are not consecutive
         cont = np.r_[False, (np.diff(idx) == 1) & (self.run[idx][1:] == self.run[idx][:-1])]
         run = np.cumsum(~cont) - 1
+        edge = None if self.edge is None else self.edge[idx]
         return FullRate(t=self.t[idx], q=self.q[idx], qd=self.qd[idx], qdd=self.qdd[idx], tau=self.tau[idx],
-                        nearest=nearest, run=run, fs=self.fs)
+                        nearest=nearest, run=run, fs=self.fs, edge=edge)
 
 
 def decimation_factors(total: int) -> tuple[int, ...]:
@@ -490,8 +500,16 @@ class IdentificationData:
         joint = np.broadcast_to(np.arange(self.keep.shape[1]), self.keep.shape)[mask]
         return Y[mask], self.tau[mask], joint
 
-    def select(self, samples: ArrayLike) -> "IdentificationData":
+    def select(self, samples: ArrayLike, full_samples: ArrayLike | None = None) -> "IdentificationData":
         """The data of some decimated samples (a boolean mask or indices along time).
+
+        Parameters
+        ----------
+        samples : array_like of bool or int
+            Decimated samples to keep.
+        full_samples : array_like of bool, shape (K,), optional
+            Full-rate samples to keep (e.g. chosen by their own time stamps, as
+            :func:`split` does); default: those whose nearest decimated sample is kept.
 
         Raises
         ------
@@ -510,12 +528,23 @@ class IdentificationData:
         if self.full is not None:
             mask = np.zeros(self.t.size, dtype=bool)
             mask[s] = True
-            new_index = np.cumsum(mask) - 1
             if s.dtype != bool and (np.unique(s).size != s.size or np.any(np.diff(s) < 0)):
                 full = None        # reordered or repeated samples: no full-rate counterpart
             else:
-                idx = np.flatnonzero(mask[self.full.nearest])
-                full = self.full._take(idx, new_index[self.full.nearest[idx]])
+                if full_samples is None:
+                    fm = mask[self.full.nearest]
+                else:
+                    fm = np.asarray(full_samples)
+                    if fm.dtype != bool or fm.shape != (self.full.n_samples,):
+                        raise ValueError(f"full_samples must be a boolean mask of shape ({self.full.n_samples},), "
+                                         f"got {fm.dtype} {fm.shape}")
+                idx = np.flatnonzero(fm)
+                kept = np.flatnonzero(mask)             # the nearest kept decimated sample, by index
+                near = self.full.nearest[idx]
+                pos = np.clip(np.searchsorted(kept, near), 0, kept.size - 1)
+                lower = np.clip(pos - 1, 0, kept.size - 1)
+                pos = np.where(np.abs(kept[lower] - near) <= np.abs(kept[pos] - near), lower, pos)
+                full = self.full._take(idx, pos)
         return replace(self, t=t, q=self.q[s], qd=self.qd[s], qdd=self.qdd[s], tau=self.tau[s],
                        Y=self.Y[s], keep=self.keep[s], full=full)
 
@@ -614,9 +643,8 @@ def prepare(
     -------
     IdentificationData
         With ``full``: the full-rate motion and the unfiltered joint torques of every sample
-        the decimated data stand for (inside ``settings.window``, without the ``trim``
-        samples at both ends, where the filters' start-up transients make the motion
-        estimate, and so any prediction, unreliable).
+        inside ``settings.window``; ``full.edge`` marks the first and last
+        :data:`METRIC_EDGE` seconds of the record, which the held-out metric leaves out.
 
     Raises
     ------
@@ -646,8 +674,8 @@ def prepare(
     >>> data = prepare(t, q, tau, model, Settings(ts=2e-4))
     >>> data.Y.shape, bool(np.allclose(data.Y @ model.pack(), data.tau, atol=1e-3))
     ((195, 2, 28), True)
-    >>> data.full.n_samples, data.full.tau.shape    # full rate, unfiltered; 250 trimmed at each end
-    (19500, (19500, 2))
+    >>> data.full.n_samples, data.full.tau.shape, int(data.full.edge.sum())  # 0.5 s at each end
+    (20000, (20000, 2), 5000)
     """
     if not isinstance(model, DriveModel):
         raise TypeError(f"model must be a DriveModel, got {type(model).__name__}")
@@ -705,15 +733,14 @@ def prepare(
         raise ValueError(f"settings.window {settings.window} keeps fewer than 2 samples of the record")
     f = settings.decimation
     step = int(np.prod(f, dtype=int)) if f else 1
-    kept = np.flatnonzero(sl)
-    dec_index = np.arange(0, kept.size, step)                 # decimated samples among the kept ones
-    pos = np.clip(np.searchsorted(dec_index, np.arange(kept.size)), 1, max(dec_index.size - 1, 1))
-    left = dec_index[np.maximum(pos - 1, 0)]
-    right = dec_index[np.minimum(pos, dec_index.size - 1)]
-    k_all = np.arange(kept.size)
-    nearest = np.clip(np.where(np.abs(k_all - left) <= np.abs(right - k_all), pos - 1, pos), 0, dec_index.size - 1)
-    full = FullRate(t=t[kept], q=q[kept], qd=qd[kept], qdd=qdd[kept], tau=tau[kept], nearest=nearest,
-                    run=np.zeros(kept.size, dtype=int), fs=settings.fs)
+    dec_rows = np.flatnonzero(sl)[::step]                     # record rows of the decimated samples
+    win = np.flatnonzero(inside)                              # every sample of the window
+    pos = np.clip(np.searchsorted(dec_rows, win), 0, dec_rows.size - 1)
+    lower = np.clip(pos - 1, 0, dec_rows.size - 1)
+    nearest = np.where(np.abs(dec_rows[lower] - win) <= np.abs(dec_rows[pos] - win), lower, pos)
+    edge = (t[win] < t[0] + METRIC_EDGE) | (t[win] > t[-1] - METRIC_EDGE)
+    full = FullRate(t=t[win], q=q[win], qd=qd[win], qdd=qdd[win], tau=tau[win], nearest=nearest,
+                    run=np.zeros(win.size, dtype=int), fs=settings.fs, edge=edge)
     t, q, qd, qdd, tau = t[sl], q[sl], qd[sl], qdd[sl], tau[sl]
     timings["filter"] = time.perf_counter() - tic
     if f and q.shape[0] >= 64:
@@ -751,8 +778,12 @@ def prepare(
                               settings=settings, timings=timings, full=full)
 
 
-def split(data: IdentificationData, fraction: float = 0.7, guard: float = 0.1) -> tuple[IdentificationData, IdentificationData]:
+def split(data: IdentificationData, fraction: float = 0.7, guard: float = 0.1, *,
+          span: str = "decimated") -> tuple[IdentificationData, IdentificationData]:
     """Cut the record in time: the first ``fraction`` for fitting, the rest for validation.
+
+    The full-rate samples (``data.full``) are cut at the same instant by their own time
+    stamps, with the same guard.
 
     Parameters
     ----------
@@ -762,6 +793,10 @@ def split(data: IdentificationData, fraction: float = 0.7, guard: float = 0.1) -
     guard : float, default 0.1
         Seconds left out on each side of the cut: the decimation filter spreads each sample
         over its neighbours, so samples right at the cut would share information.
+    span : {"decimated", "record"}, default "decimated"
+        The duration ``fraction`` is a share of: the decimated samples' (which the trimmed
+        ends and the decimation step move a little), or the record's own, from its first to
+        its last full-rate sample (no setting moves the cut; ``robidlib-identify`` uses it).
 
     Returns
     -------
@@ -785,6 +820,8 @@ def split(data: IdentificationData, fraction: float = 0.7, guard: float = 0.1) -
     >>> train, test = split(data, 0.75, guard=0.0)
     >>> train.n_samples, test.n_samples
     (147, 48)
+    >>> [p.n_samples for p in split(data, 0.75, guard=0.0, span="record")]
+    [148, 47]
     """
     if not isinstance(data, IdentificationData):
         raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
@@ -792,12 +829,21 @@ def split(data: IdentificationData, fraction: float = 0.7, guard: float = 0.1) -
     if not 0 < fraction < 1:
         raise ValueError(f"fraction must be in (0, 1), got {fraction}")
     guard = check_positive("guard", guard, allow_zero=True)
-    t0, t1 = data.t[0], data.t[-1] + (data.t[-1] - data.t[0]) / max(data.t.size - 1, 1)
+    check_choice("span", span, ("decimated", "record"))
+    if span == "record":
+        if data.full is None:
+            raise ValueError("span='record' needs the full-rate data (data.full), which data made by hand lack")
+        t0, t1 = data.full.t[0], data.full.t[-1] + 1.0 / data.full.fs
+    else:
+        t0, t1 = data.t[0], data.t[-1] + (data.t[-1] - data.t[0]) / max(data.t.size - 1, 1)
     cut = t0 + fraction * (t1 - t0)
     train, test = data.t < cut - guard, data.t >= cut + guard
     if not np.any(train) or not np.any(test):
         raise ValueError(f"fraction={fraction} with guard={guard} s leaves a part without samples")
-    return data.select(train), data.select(test)
+    if data.full is None:
+        return data.select(train), data.select(test)
+    ft = data.full.t
+    return data.select(train, ft < cut - guard), data.select(test, ft >= cut + guard)
 
 
 def concatenate(parts: Sequence[IdentificationData]) -> IdentificationData:
@@ -860,9 +906,11 @@ def concatenate(parts: Sequence[IdentificationData]) -> IdentificationData:
         if any(abs(d.full.fs - fs) > 1e-9 * fs for d in parts):
             raise ValueError("the parts' full-rate data have different sampling rates; stack data of one rate")
         fc = lambda name: np.concatenate([getattr(d.full, name) for d in parts], axis=0)  # noqa: E731
+        edges = [d.full.edge if d.full.edge is not None else np.zeros(d.full.n_samples, bool) for d in parts]
         full = FullRate(t=fc("t"), q=fc("q"), qd=fc("qd"), qdd=fc("qdd"), tau=fc("tau"),
                         nearest=np.concatenate([d.full.nearest + o for d, o in zip(parts, offs)]),
-                        run=np.concatenate([d.full.run + o for d, o in zip(parts, run_offs)]), fs=fs)
+                        run=np.concatenate([d.full.run + o for d, o in zip(parts, run_offs)]), fs=fs,
+                        edge=np.concatenate(edges))
     timings: dict[str, float] = {}
     for d in parts:
         for k, v in d.timings.items():
@@ -872,8 +920,13 @@ def concatenate(parts: Sequence[IdentificationData]) -> IdentificationData:
                               full=full)
 
 
-def _fold_blocks(data: IdentificationData, k: int, guard: float, runs: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Block index (0..k-1) of every decimated sample and the samples within ``guard`` of a cut."""
+def _fold_blocks(data: IdentificationData, k: int, guard: float, runs: Any) -> tuple[np.ndarray, ...]:
+    """Block index (0..k-1) of every decimated sample and the samples within ``guard`` of a cut.
+
+    With full-rate data, the blocks are cut in each run's full-rate time range (no setting
+    moves them) and the full-rate samples get their own blocks and guard flags too: returns
+    ``(block, near, block_full, near_full)`` (the last two None without full-rate data).
+    """
     M = data.n_samples
     if runs is None:
         runs_ = np.r_[0, np.cumsum(np.diff(data.t) <= 0)]
@@ -881,19 +934,35 @@ def _fold_blocks(data: IdentificationData, k: int, guard: float, runs: Any) -> t
         runs_ = np.asarray(runs)
         if runs_.shape != (M,) or runs_.dtype.kind not in "iu":
             raise ValueError(f"runs must be integer labels of shape ({M},), got {runs_.dtype} {runs_.shape}")
+    f = data.full
     block = np.empty(M, dtype=int)
     near_cut = np.zeros(M, dtype=bool)
+    bf = nf = None
+    if f is not None:
+        runs_f = runs_[f.nearest]
+        bf = np.empty(f.n_samples, dtype=int)
+        nf = np.zeros(f.n_samples, dtype=bool)
+
+    def assign(tt: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        b = np.clip(np.searchsorted(edges, tt, side="right") - 1, 0, k - 1)
+        inner = edges[1:-1]
+        n = np.min(np.abs(tt[:, None] - inner[None, :]), axis=1) < guard if inner.size else np.zeros(tt.size, bool)
+        return b, n
+
     for r in np.unique(runs_):
         m = runs_ == r
-        tr = data.t[m]
-        step = (tr[-1] - tr[0]) / max(tr.size - 1, 1)
-        t0, t1 = tr[0], tr[-1] + step
+        if f is not None and np.any(runs_f == r):
+            tf = f.t[runs_f == r]
+            t0, t1 = tf[0], tf[-1] + 1.0 / f.fs
+        else:
+            tr = data.t[m]
+            t0, t1 = tr[0], tr[-1] + (tr[-1] - tr[0]) / max(tr.size - 1, 1)
         edges = t0 + (t1 - t0) * np.arange(k + 1) / k
-        block[m] = np.clip(np.searchsorted(edges, tr, side="right") - 1, 0, k - 1)
-        inner = edges[1:-1]
-        if inner.size:
-            near_cut[m] = np.min(np.abs(tr[:, None] - inner[None, :]), axis=1) < guard
-    return block, near_cut
+        block[m], near_cut[m] = assign(data.t[m], edges)
+        if f is not None:
+            mf = runs_f == r
+            bf[mf], nf[mf] = assign(f.t[mf], edges)
+    return block, near_cut, bf, nf
 
 
 def blocked_folds(data: IdentificationData, k: int = 5, guard: float = 0.1,
@@ -938,13 +1007,13 @@ def blocked_folds(data: IdentificationData, k: int = 5, guard: float = 0.1,
     >>> data = prepare(t, q, np.zeros_like(q), model, Settings(ts=2e-4))
     >>> folds = blocked_folds(data, 4, guard=0.0)
     >>> [test.n_samples for _, test in folds], sum(tr.n_samples for tr, _ in folds) == 3 * data.n_samples
-    ([49, 49, 49, 48], True)
+    ([48, 50, 50, 47], True)
     """
     if not isinstance(data, IdentificationData):
         raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
     k = _int("k", k, 2)
     guard = check_positive("guard", guard, allow_zero=True)
-    block, near_cut = _fold_blocks(data, k, guard, runs)
+    block, near_cut, block_f, near_f = _fold_blocks(data, k, guard, runs)
     out = []
     for i in range(k):
         test = (block == i) & ~near_cut
@@ -952,5 +1021,8 @@ def blocked_folds(data: IdentificationData, k: int = 5, guard: float = 0.1,
         if not test.any() or not train.any():
             raise ValueError(f"fold {i + 1} of {k} has no {'held-out' if not test.any() else 'fitting'} sample "
                              f"with guard = {guard} s; use fewer folds or a smaller guard")
-        out.append((data.select(train), data.select(test)))
+        if block_f is None:
+            out.append((data.select(train), data.select(test)))
+        else:
+            out.append((data.select(train, (block_f != i) & ~near_f), data.select(test, (block_f == i) & ~near_f)))
     return out

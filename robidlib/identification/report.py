@@ -128,7 +128,8 @@ def figures(ident) -> dict:
         ax.plot(tt[sl], meas[sl, j], color="0.55", lw=1.6, label="measured, F[tau]")
         for i, m in enumerate(methods):
             p = reference_filter(pred[:, j, i], f.fs, f.run)
-            ax.plot(tt[sl], p[sl], lw=0.9, ls="-" if i == 0 else "--", label=f"{"consistent" if m == "physical" else m.upper()}, F[tau_hat]")
+            name = "consistent" if m == "physical" else m.upper()
+            ax.plot(tt[sl], p[sl], lw=0.9, ls="-" if i == 0 else "--", label=f"{name}, F[tau_hat]")
         e = ident.heldout["wls"].per_joint[j]
         ax.set_ylabel(f"{names[j]}\n({units[j]})", fontsize=7)
         ax.text(0.995, 0.95, f"WLS {_pct(e, '.1f')} %", transform=ax.transAxes, ha="right", va="top", fontsize=7)

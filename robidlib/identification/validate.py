@@ -26,9 +26,10 @@ import scipy.signal
 from .._validate import as_array, check_flag
 from .estimate import IdentificationResult
 from .metric import TorqueError, torque_error
-from .preprocess import IdentificationData
+from .preprocess import METRIC_EDGE, FullRate, IdentificationData
 
-__all__ = ["Validation", "validate", "relative_errors", "residual_spectrum", "heldout_error", "predict_full_rate"]
+__all__ = ["Validation", "validate", "relative_errors", "residual_spectrum", "heldout_error", "predict_full_rate",
+           "metric_samples"]
 
 
 def relative_errors(observed: np.ndarray, predicted: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, float]:
@@ -259,6 +260,34 @@ def predict_full_rate(result: IdentificationResult, data: IdentificationData,
     return out[:, :, 0] if single else out
 
 
+def metric_samples(full: FullRate) -> tuple[np.ndarray, np.ndarray]:
+    """The full-rate samples the held-out metric uses, and their gap-free runs.
+
+    Every sample except those within :data:`~robidlib.identification.preprocess.METRIC_EDGE`
+    of their record's ends (``full.edge``); a run ends wherever samples are left out.
+
+    Parameters
+    ----------
+    full : FullRate
+
+    Returns
+    -------
+    idx : numpy.ndarray of int
+    runs : numpy.ndarray of int, shape (idx.size,)
+
+    Raises
+    ------
+    TypeError
+        ``full`` not FullRate.
+    """
+    if not isinstance(full, FullRate):
+        raise TypeError(f"full must be FullRate (IdentificationData.full), got {type(full).__name__}")
+    mask = np.ones(full.n_samples, dtype=bool) if full.edge is None else ~full.edge
+    idx = np.flatnonzero(mask)
+    cont = np.r_[False, (np.diff(idx) == 1) & (full.run[idx][1:] == full.run[idx][:-1])]
+    return idx, np.cumsum(~cont) - 1
+
+
 def heldout_error(
     result: IdentificationResult,
     data: IdentificationData,
@@ -268,8 +297,10 @@ def heldout_error(
 
     Each estimate's prediction at the full rate (:func:`predict_full_rate`) against the
     measured, unfiltered joint torques of ``data.full``, through the fixed reference filter,
-    on every full-rate sample; the kept-only variant uses the keep mask of each sample's
-    decimated neighbour.
+    on every full-rate sample except the first and last
+    :data:`~robidlib.identification.preprocess.METRIC_EDGE` seconds of each record
+    (:func:`metric_samples`); the kept-only variant uses the keep mask of each sample's
+    nearest decimated sample.
 
     Parameters
     ----------
@@ -305,7 +336,7 @@ def heldout_error(
     >>> tau = model.torques(q, qd, np.gradient(qd, 2e-4, axis=0), model.pack(rotor=[0.05, 0.02]))
     >>> train, test = split(prepare(t, q, tau, model, Settings(ts=2e-4)), 0.7)
     >>> e = heldout_error(identify(train), test, ("wls",))["wls"]
-    >>> bool(e.overall < 1e-3), e.samples == test.full.n_samples
+    >>> bool(e.overall < 1e-3), e.samples == int((~test.full.edge).sum())
     (True, True)
     """
     if not isinstance(result, IdentificationResult):
@@ -323,5 +354,9 @@ def heldout_error(
     vecs = np.column_stack([result.full_base_vector(m) for m in methods])
     pred = predict_full_rate(result, data, vecs)
     f = data.full
-    keep = data.keep[f.nearest]
-    return {m: torque_error(f.tau, pred[:, :, i], f.fs, runs=f.run, keep=keep) for i, m in enumerate(methods)}
+    idx, runs = metric_samples(f)
+    if idx.size == 0:
+        raise ValueError(f"data holds no full-rate sample farther than {METRIC_EDGE} s from its record's ends: "
+                         "nothing to measure the held-out error on")
+    keep = data.keep[f.nearest[idx]]
+    return {m: torque_error(f.tau[idx], pred[idx, :, i], f.fs, runs=runs, keep=keep) for i, m in enumerate(methods)}
