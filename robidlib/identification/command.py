@@ -49,7 +49,7 @@ from .drives import Transmission
 from .estimate import IdentificationResult, identify, joint_sigmas, physical_estimator
 from .export import check_export, identified_robot, mujoco_available, to_mjcf
 from .logs import Segment, clean_record, detect_saturation, read_columns
-from .metric import DEFINITION, TorqueError, torque_error
+from .metric import TorqueError, _errors, torque_error
 from .model import DriveModel
 from .preprocess import (IdentificationData, Settings, blocked_folds, concatenate, decimation_factors,
                          motion_bandwidth, prepare, split)
@@ -869,7 +869,7 @@ def identify_robot(config: IdentifyConfig | Mapping[str, Any] | str | os.PathLik
     def metric(sel: np.ndarray) -> dict:
         idx, run = _runs_of(sel & usable, f.run)
         keep = test.keep[f.nearest[idx]]
-        return {m: torque_error(f.tau[idx], pred[idx, :, i], f.fs, runs=run, keep=keep) for i, m in enumerate(methods)}
+        return _errors(f.tau[idx], {m: pred[idx, :, i] for i, m in enumerate(methods)}, f.fs, run, keep)
 
     heldout = metric(np.ones(f.n_samples, dtype=bool))
     heldout_records, start = {}, 0
@@ -877,7 +877,9 @@ def identify_robot(config: IdentifyConfig | Mapping[str, Any] | str | os.PathLik
         sel = np.zeros(f.n_samples, dtype=bool)
         sel[start: start + d.full.n_samples] = True
         start += d.full.n_samples
-        if (sel & usable).any():
+        if len(test_by_record) == 1:
+            heldout_records[name] = heldout          # one held-out record: the same samples
+        elif (sel & usable).any():
             heldout_records[name] = metric(sel)
     cv, fitted = _cross_validate(result, train, np.concatenate(runs), rs.cv_folds, rs.guard)
 

@@ -238,17 +238,26 @@ def torque_error(measured: np.ndarray, predicted: np.ndarray, fs: float, *, runs
         m = np.asarray(keep)
         if m.shape != o.shape or m.dtype != bool:
             raise ValueError(f"keep must be a boolean mask of shape {o.shape}, got {m.dtype} {m.shape}")
+    return _errors(o, {"p": p}, fs, runs, m)["p"]
+
+
+def _errors(o: np.ndarray, predictions: dict, fs: float, runs, m) -> dict:
+    """torque_error of several predictions of the same measurement (F[measured] computed once)."""
     fo = reference_filter(o, fs, runs)
-    fe = reference_filter(o - p, fs, runs)
     if not np.any(fo):
         raise ValueError("measured holds no torque (all zero): the relative error is undefined")
+    o2 = (fo**2).sum(0)
+    return {k: _one(o, fo, o2, p, fs, runs, m) for k, p in predictions.items()}
+
+
+def _one(o, fo, o2, p, fs, runs, m) -> TorqueError:
+    fe = reference_filter(o - p, fs, runs)
     per, tot = _ratios(fe, fo)
     per_u, tot_u = _ratios(o - p, o)
     if m is not None:
         per_k, tot_k = _ratios(o - p, o, m)
     else:
         per_k, tot_k = np.full(o.shape[1], np.nan), float("nan")
-    o2 = (fo**2).sum(0)
     return TorqueError(
         per_joint=per, overall=tot, rms=np.sqrt((fe**2).mean(0)), per_joint_unfiltered=per_u,
         overall_unfiltered=tot_u, rms_unfiltered=np.sqrt(((o - p) ** 2).mean(0)), per_joint_kept=per_k,

@@ -25,7 +25,7 @@ import scipy.signal
 
 from .._validate import as_array, check_flag
 from .estimate import IdentificationResult
-from .metric import TorqueError, torque_error
+from .metric import TorqueError, _errors, torque_error
 from .preprocess import METRIC_EDGE, FullRate, IdentificationData
 
 __all__ = ["Validation", "validate", "relative_errors", "residual_spectrum", "heldout_error", "predict_full_rate",
@@ -359,4 +359,4 @@ def heldout_error(
         raise ValueError(f"data holds no full-rate sample farther than {METRIC_EDGE} s from its record's ends: "
                          "nothing to measure the held-out error on")
     keep = data.keep[f.nearest[idx]]
-    return {m: torque_error(f.tau[idx], pred[idx, :, i], f.fs, runs=runs, keep=keep) for i, m in enumerate(methods)}
+    return _errors(f.tau[idx], {m: pred[idx, :, i] for i, m in enumerate(methods)}, f.fs, runs, keep)
