@@ -105,7 +105,7 @@ class RobotIdentification:
         ``{setting: "config" or "from the data: ..."}``.
     records : dict
         Per record: role, files, the hygiene summary (:func:`clean_record`), saturation.
-    train, test : IdentificationData
+    train, test : ~robidlib.identification.preprocess.IdentificationData
         The fitted and the held-out data (all records stacked).
     result : ~robidlib.identification.estimate.IdentificationResult
     heldout : dict

@@ -849,14 +849,14 @@ def split(data: IdentificationData, fraction: float = 0.7, guard: float = 0.1, *
 def concatenate(parts: Sequence[IdentificationData]) -> IdentificationData:
     """Stack several records (or segments, or parts) of one model into one data set.
 
-    The equations of every part are fitted together (:func:`~robidlib.identification.
-    estimate.identify`); the full-rate data keep their runs apart, so that the held-out
+    The equations of every part are fitted together
+    (:func:`~robidlib.identification.estimate.identify`); the full-rate data keep their runs apart, so that the held-out
     metric's filter never runs across two records. The time stamps are kept as they are
     (several records may overlap in time); the settings are the first part's.
 
     Parameters
     ----------
-    parts : sequence of IdentificationData
+    parts : sequence of ~robidlib.identification.preprocess.IdentificationData
         Of the same model (the same object) and the same decimated rate.
 
     Returns
@@ -977,7 +977,7 @@ def blocked_folds(data: IdentificationData, k: int = 5, guard: float = 0.1,
 
     Parameters
     ----------
-    data : IdentificationData
+    data : ~robidlib.identification.preprocess.IdentificationData
     k : int, default 5
         Number of folds, ``>= 2``.
     guard : float, default 0.1

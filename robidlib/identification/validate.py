@@ -224,7 +224,7 @@ def predict_full_rate(result: IdentificationResult, data: IdentificationData,
     ----------
     result : IdentificationResult
         Gives the model and the base parameters.
-    data : IdentificationData
+    data : ~robidlib.identification.preprocess.IdentificationData
         With full-rate data (made by :func:`~robidlib.identification.preprocess.prepare`).
     vectors : array_like, shape (r,) or (r, m)
         Base-parameter vectors (e.g. ``result.full_base_vector("wls")``).
@@ -305,7 +305,7 @@ def heldout_error(
     Parameters
     ----------
     result : IdentificationResult
-    data : IdentificationData
+    data : ~robidlib.identification.preprocess.IdentificationData
         Held-out data with full-rate signals (e.g. the second part of
         :func:`~robidlib.identification.preprocess.split`).
     methods : tuple of str
