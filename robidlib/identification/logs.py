@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
-import scipy.interpolate
 
 from .._validate import as_array, check_int, check_nonnegative, check_positive, check_text
 
@@ -275,6 +274,8 @@ def resample_uniform(t: Any, x: Any, rate: float, *, order: int = 3) -> tuple[np
         raise ValueError("order must be 1 (linear) or 3 (cubic spline), got 2")
     if t.size < order + 1:
         raise ValueError(f"t must hold at least {order + 1} samples for order {order}, got {t.size}")
+    import scipy.interpolate  # here: importing robidlib.identification need not load it
+
     m = int(np.floor((t[-1] - t[0]) * rate + 1e-9)) + 1
     tu = t[0] + np.arange(m) / rate
     tu[-1] = min(tu[-1], t[-1])
