@@ -160,6 +160,15 @@ class RobotIdentification:
     predictions: dict = field(default_factory=dict, repr=False)
 
     @property
+    def relations(self) -> tuple[str, ...]:
+        """The base parameters' relations (``result.base.relations``, formatted once)."""
+        cache = self.__dict__.get("_relations")
+        if cache is None:
+            cache = self.result.base.relations
+            object.__setattr__(self, "_relations", cache)
+        return cache
+
+    @property
     def methods(self) -> tuple[str, ...]:
         """The estimates evaluated (``ols``, ``wls``, ``essential`` and ``physical`` when computed)."""
         return tuple(self.heldout)

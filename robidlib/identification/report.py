@@ -71,11 +71,11 @@ def _png(fig) -> str:
 
     FigureCanvasAgg(fig)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90)
+    fig.savefig(buf, format="png", dpi=80)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _thin(n: int, most: int = 4000) -> slice:
+def _thin(n: int, most: int = 2500) -> slice:
     return slice(None, None, max(1, int(np.ceil(n / most))))
 
 
@@ -118,6 +118,7 @@ def figures(ident) -> dict:
     else:
         pred = predict_full_rate(res, ident.test, np.column_stack([res.full_base_vector(m) for m in methods]))
     meas = reference_filter(f.tau, f.fs, f.run)
+    filt = reference_filter(pred.reshape(f.n_samples, -1), f.fs, f.run).reshape(pred.shape)
     tt = np.arange(f.n_samples) / f.fs
     sl = _thin(f.n_samples)
     height = 1.2 + 1.35 * n
@@ -127,9 +128,8 @@ def figures(ident) -> dict:
     for j, ax in enumerate(axs):
         ax.plot(tt[sl], meas[sl, j], color="0.55", lw=1.6, label="measured, F[tau]")
         for i, m in enumerate(methods):
-            p = reference_filter(pred[:, j, i], f.fs, f.run)
             name = "consistent" if m == "physical" else m.upper()
-            ax.plot(tt[sl], p[sl], lw=0.9, ls="-" if i == 0 else "--", label=f"{name}, F[tau_hat]")
+            ax.plot(tt[sl], filt[sl, j, i], lw=0.9, ls="-" if i == 0 else "--", label=f"{name}, F[tau_hat]")
         e = ident.heldout["wls"].per_joint[j]
         ax.set_ylabel(f"{names[j]}\n({units[j]})", fontsize=7)
         ax.text(0.995, 0.95, f"WLS {_pct(e, '.1f')} %", transform=ax.transAxes, ha="right", va="top", fontsize=7)
@@ -145,7 +145,8 @@ def figures(ident) -> dict:
     fig = Figure(figsize=(9.0, 3.2))
     fig.subplots_adjust(left=0.09, right=0.98, bottom=0.15, top=0.96)
     ax = fig.subplots()
-    keep = fr > 0
+    keep = np.flatnonzero(fr > 0)
+    keep = np.unique(np.geomspace(keep[0], keep[-1], min(keep.size, 1500)).astype(int))   # log-spaced points
     ax.loglog(fr[keep], Pt[keep].sum(1), color="0.6", label="measured torque")
     ax.loglog(fr[keep], Pr[keep].sum(1), label="WLS residual (unfiltered)")
     ax.axvline(ident.heldout["wls"].cutoff, color="C3", lw=0.8, label="reference filter F")
@@ -269,7 +270,7 @@ def result_json(ident) -> dict:
                      "source": ident.settings_source},
         "model": {"columns": list(ident.model.names), "khalil_names": list(ident.model.khalil_names),
                   "blocks": {k: len(v) for k, v in ident.model.blocks.items()},
-                  "base_parameters": [{"name": n, "relation": r} for n, r in zip(res.names, res.base.relations)]},
+                  "base_parameters": [{"name": n, "relation": r} for n, r in zip(res.names, ident.relations)]},
         "data": {"fitted_samples": ident.train.n_samples, "heldout_samples": ident.test.n_samples,
                  "equations_per_joint": res.rows_per_joint, "equations_per_base_parameter":
                      float(res.rows_per_joint.sum() / res.base.rank)},
@@ -384,7 +385,7 @@ def render_report(ident) -> str:
           "that absorbs others).</p>")
     add('<div class="scroll">' + _table(["base parameter", "relation"],
                                         [[f"<code>{_esc(a)}</code>", f"<code>{_esc(b)}</code>"]
-                                         for a, b in zip(res.names, res.base.relations)], left=2) + "</div>")
+                                         for a, b in zip(res.names, ident.relations)], left=2) + "</div>")
 
     # 4. estimates
     add("<h2>4. Estimates</h2>")
