@@ -486,7 +486,8 @@ def base_parameters(
             stacklevel=2,
         )
 
-    _, s, Vt = scipy.linalg.svd(W, full_matrices=True, lapack_driver="gesvd")
+    # Vt is complete (p x p) without the rows x rows U when rows >= p: skip computing U in full
+    _, s, Vt = scipy.linalg.svd(W, full_matrices=rows < p, lapack_driver="gesvd")
     floor = float(np.finfo(float).eps * (s[0] if s.size else 0.0))
     if tol is None:
         tol = max(rows, p) * floor
