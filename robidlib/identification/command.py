@@ -576,7 +576,8 @@ def _physical_certificate(result: IdentificationResult, heldout: dict) -> dict:
            "residual_excess": float(info["residual_norm"] / info["ols_residual_norm"] - 1.0),
            "max_base_shift_in_wls_std": float(np.max(np.abs(z))),
            "largest_shift": result.names[int(np.argmax(np.abs(z)))],
-           "strict_report_ok": bool(rep.ok) if hasattr(rep, "ok") else None, "links": links}
+           "strict": {"consistent": bool(rep.consistent), "failures": [list(f) for f in rep.failures]},
+           "links": links}
     if "physical" in heldout and "wls" in heldout:
         out["heldout_ratio_to_wls"] = float(heldout["physical"].overall / heldout["wls"].overall)
     return out

@@ -506,6 +506,12 @@ def render_report(ident) -> str:
             + (", ".join(f"<code>{_esc(x)}</code>" for x in ex.get("not_in_mjcf", [])) or "nothing")
             + " (and the rotor inertias in URDF). The chain only: no meshes, other links merged as "
               "identified.</p>")
+        scale = next((it for it in v["items"] if it["name"].startswith("torques against")), None)
+        if scale is not None and scale["status"] != "pass":
+            add("<p><b>Read the export with the warning on the torques' scale above:</b> the model reproduces "
+                "the logged signals, so where they are not the joint torques in the configured units its masses "
+                "and inertias are scaled (or signed) alike, and a simulator driven with real torques would "
+                "not behave like the robot.</p>")
         add(_table(["file", "loaded back with", "largest difference / largest torque", "compared"],
                    [[k.upper(), _esc(c.get("loaded_with") or c.get("reason")), _num(c.get("max_rel"), ".2e"),
                      _esc(c.get("terms", ""))] for k, c in ex.get("check", {}).items()]))
