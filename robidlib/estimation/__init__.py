@@ -14,6 +14,7 @@ from .lsq import ols, ridge, sandwich_cov, wls
 from .physical import bounded_ls, is_feasible_base, physical_ls, standard_from_base
 from .records import load_filter_runs, simulate_identification
 from .smoother import iterated_extended_smoother, rts_smoother
+from .unscented import UnscentedKalmanFilter, sigma_points
 
 __all__ = [
     "Adaline",
@@ -23,6 +24,7 @@ __all__ = [
     "HopfieldEstimator",
     "SaturationWarning",
     "SymbolicModel",
+    "UnscentedKalmanFilter",
     "WhitenessTest",
     "adaline_batch",
     "adaline_online",
@@ -43,6 +45,7 @@ __all__ = [
     "robot_base_model",
     "rts_smoother",
     "sandwich_cov",
+    "sigma_points",
     "simulate_identification",
     "standard_from_base",
     "symbolic_regressor",
