@@ -4,7 +4,8 @@
 
 Chapter 5 compares four estimators on two simulated experiments of the 5-DOF arm: ordinary
 least squares, ridge toward the CAD values in units of their spread, least squares under the
-pseudo-inertia LMIs (``physical_ls``), and the same with a margin (``margin=1e-2``). One run is
+pseudo-inertia LMIs (``physical_ls``), and the same with a margin (half the CAD model's
+thinnest link, see :func:`thinness`). One run is
 one noise draw of one experiment; each run solves two semidefinite programs and a feasibility
 problem, about 0.2 s of CPU, so the 2 x 200 runs take over a minute: too slow to repeat in the
 chapter, which loads the stored result (``robidlib.book.load_study("physical_mc")``) and
@@ -32,7 +33,7 @@ from robidlib.base import base_parameters
 from robidlib.benchmark import perturb_robot
 from robidlib.estimation import is_feasible_base, ols, physical_ls, ridge
 from robidlib.models import redundant_5dof
-from robidlib.params import consistency_report
+from robidlib.params import consistency_report, pseudo_inertia
 from robidlib.regressor import friction_regressor, regressor, stack
 from robidlib.trajectories import load_excitation, random_fourier
 from robidlib.validation import relative_torque_error
@@ -52,11 +53,26 @@ RECIPE: dict[str, Any] = {
     "poor": {"f0": 0.2, "harmonics": 5, "rng": 3, "fill": 0.1},     # random_fourier
     "validation": {"f0": 0.25, "harmonics": 4, "rng": 7, "fill": 0.8, "samples": 101, "dt": 0.04},
     "nu": 0.02,                   # torque noise, fraction of each joint's RMS torque
-    "margin": 1e-2,               # the LMI margin of the fourth estimator
+    "margin_fraction": 0.5,       # the fourth estimator's margin: this times the CAD's thinness
     "seed": 100,                  # run k uses the noise seed seed + k
     "runs": 200,
     "methods": ["OLS", "ridge toward CAD", "LMI", "LMI, margin"],
 }
+
+
+def thinness(pi: np.ndarray, prior: np.ndarray, n: int) -> np.ndarray:
+    """Per link, the smallest eigenvalue of ``D^-1 J D^-1``: what ``physical_ls``'s margin bounds.
+
+    ``J`` is the pseudo-inertia of the link, ``D = diag(sqrt(M L^2) (three times), sqrt(M))``
+    with the prior's mass ``M`` and ``M L^2 = tr(I_O) / 2`` (``physical_ls``'s scales): the
+    mean squared distance of the link's mass from any plane, in units of ``L^2 M / m``.
+    """
+    out = np.empty(n)
+    for j in range(n):
+        pj, p0 = pi[10 * j: 10 * j + 10], prior[10 * j: 10 * j + 10]
+        d = 1.0 / np.sqrt(np.r_[[p0[4:7].sum() / 2] * 3, p0[0]])
+        out[j] = np.linalg.eigvalsh(d[:, None] * pseudo_inertia(pj) * d[None, :])[0]
+    return out
 
 
 def setup(recipe: dict[str, Any]) -> dict[str, Any]:
@@ -83,7 +99,8 @@ def setup(recipe: dict[str, Any]) -> dict[str, Any]:
     val_ft = random_fourier(cad, 2 * np.pi * vf["f0"], vf["harmonics"], rng=vf["rng"], fill=vf["fill"])
     val = val_ft.evaluate(np.arange(vf["samples"]) * vf["dt"])
     Y_val = np.concatenate([regressor(real, val.q, val.qd, val.qdd), friction_regressor(val.qd)], axis=-1)
-    return dict(cad=cad, real=real, bp=bp, pi_cad=pi_cad, pi_true=pi_true, sd_cad=sd_cad,
+    margin = recipe["margin_fraction"] * thinness(pi_cad, pi_cad, n).min()
+    return dict(cad=cad, real=real, bp=bp, pi_cad=pi_cad, pi_true=pi_true, sd_cad=sd_cad, margin=margin,
                 beta_cad=bp.beta(pi_cad), beta_true=bp.beta(pi_true),
                 traj={"rich": rich_ft.evaluate(t), "poor": poor_ft.evaluate(t)},
                 Y_val=Y_val, tau_val=Y_val @ pi_true)
@@ -106,7 +123,7 @@ def one_run(ctx: dict[str, Any], kind: str, seed: int, recipe: dict[str, Any]) -
     b_ols = ols(Wb, y).params
     b_ridge = ctx["beta_cad"] + sd * ridge(Wb * sd, y - Wb @ ctx["beta_cad"], 1.0).params
     lmi = physical_ls(W, y, cad, prior=pi_cad, bp=bp)
-    lmi_m = physical_ls(W, y, cad, prior=pi_cad, bp=bp, margin=recipe["margin"])
+    lmi_m = physical_ls(W, y, cad, prior=pi_cad, bp=bp, margin=ctx["margin"])
     n = cad.n
 
     def d_beta(beta):
@@ -126,7 +143,7 @@ def one_run(ctx: dict[str, Any], kind: str, seed: int, recipe: dict[str, Any]) -
         out[f"{name}/res_ratio"] = float(e.info["residual_norm"] / e.info["ols_residual_norm"])
         out[f"{name}/min_moment"] = rep.min_moment.tolist()
         out[f"{name}/triangle"] = rep.triangle_margin.tolist()
-        out[f"{name}/min_eig"] = rep.min_eig_pseudo.tolist()
+        out[f"{name}/thinness"] = thinness(e.params, pi_cad, n).tolist()
     return out
 
 
