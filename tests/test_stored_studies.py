@@ -32,7 +32,7 @@ def test_the_physical_study_is_stored_with_the_tool_s_recipe():
     for kind in ("rich", "poor"):
         for m in recipe["methods"]:
             assert results[f"{kind}/{m}/dtau"].shape == (R,) and results[f"{kind}/{m}/z2"].shape == (30,)
-        assert results[f"{kind}/LMI/min_moment"].shape == (R, 5) and results[f"{kind}/LMI, margin/thinness"].shape == (R, 5)
+        assert results[f"{kind}/LMI/min_moment"].shape == (R, 5) and results[f"{kind}/LMI, margin/thickness"].shape == (R, 5)
         assert results[f"{kind}/ols_feasible"].dtype == bool
 
 

@@ -5,7 +5,7 @@
 Chapter 5 compares four estimators on two simulated experiments of the 5-DOF arm: ordinary
 least squares, ridge toward the CAD values in units of their spread, least squares under the
 pseudo-inertia LMIs (``physical_ls``), and the same with a margin (half the CAD model's
-thinnest link, see :func:`thinness`). One run is
+thinnest link, see :func:`thickness`). One run is
 one noise draw of one experiment; each run solves two semidefinite programs and a feasibility
 problem, about 0.2 s of CPU, so the 2 x 200 runs take over a minute: too slow to repeat in the
 chapter, which loads the stored result (``robidlib.book.load_study("physical_mc")``) and
@@ -53,14 +53,14 @@ RECIPE: dict[str, Any] = {
     "poor": {"f0": 0.2, "harmonics": 5, "rng": 3, "fill": 0.1},     # random_fourier
     "validation": {"f0": 0.25, "harmonics": 4, "rng": 7, "fill": 0.8, "samples": 101, "dt": 0.04},
     "nu": 0.02,                   # torque noise, fraction of each joint's RMS torque
-    "margin_fraction": 0.5,       # the fourth estimator's margin: this times the CAD's thinness
+    "margin_fraction": 0.5,       # the fourth estimator's margin: this times the CAD's thickness
     "seed": 100,                  # run k uses the noise seed seed + k
     "runs": 200,
     "methods": ["OLS", "ridge toward CAD", "LMI", "LMI, margin"],
 }
 
 
-def thinness(pi: np.ndarray, prior: np.ndarray, n: int) -> np.ndarray:
+def thickness(pi: np.ndarray, prior: np.ndarray, n: int) -> np.ndarray:
     """Per link, the smallest eigenvalue of ``D^-1 J D^-1``: what ``physical_ls``'s margin bounds.
 
     ``J`` is the pseudo-inertia of the link, ``D = diag(sqrt(M L^2) (three times), sqrt(M))``
@@ -99,7 +99,7 @@ def setup(recipe: dict[str, Any]) -> dict[str, Any]:
     val_ft = random_fourier(cad, 2 * np.pi * vf["f0"], vf["harmonics"], rng=vf["rng"], fill=vf["fill"])
     val = val_ft.evaluate(np.arange(vf["samples"]) * vf["dt"])
     Y_val = np.concatenate([regressor(real, val.q, val.qd, val.qdd), friction_regressor(val.qd)], axis=-1)
-    margin = recipe["margin_fraction"] * thinness(pi_cad, pi_cad, n).min()
+    margin = recipe["margin_fraction"] * thickness(pi_cad, pi_cad, n).min()
     return dict(cad=cad, real=real, bp=bp, pi_cad=pi_cad, pi_true=pi_true, sd_cad=sd_cad, margin=margin,
                 beta_cad=bp.beta(pi_cad), beta_true=bp.beta(pi_true),
                 traj={"rich": rich_ft.evaluate(t), "poor": poor_ft.evaluate(t)},
@@ -143,7 +143,7 @@ def one_run(ctx: dict[str, Any], kind: str, seed: int, recipe: dict[str, Any]) -
         out[f"{name}/res_ratio"] = float(e.info["residual_norm"] / e.info["ols_residual_norm"])
         out[f"{name}/min_moment"] = rep.min_moment.tolist()
         out[f"{name}/triangle"] = rep.triangle_margin.tolist()
-        out[f"{name}/thinness"] = thinness(e.params, pi_cad, n).tolist()
+        out[f"{name}/thickness"] = thickness(e.params, pi_cad, n).tolist()
     return out
 
 
