@@ -299,6 +299,10 @@ def build():  # noqa: C901 - one table
           weights=Vec([1.0, 2.0])))
     add(E("estimation:ridge", lsq.ridge, Vec(Wr), Vec(yr), NonNeg(0.1), argnames=("W", "y", "lam"),
           prior=Vec([1.0, 1.0, 1.0])))
+    add(E("estimation:ridge_path", lsq.ridge_path, Vec(Wr), Vec(yr), Vec([0.01, 0.1, 1.0, 10.0]),
+          argnames=("W", "y", "lams"), prior=Vec([1.0, 1.0, 1.0])))
+    path = lsq.ridge_path(Wr, yr, [0.01, 0.1, 1.0, 10.0])
+    add(E("estimation:RidgePath.params", path.params, Int(2, zero_ok=True), argnames=("index",)))
     add(E("estimation:default_rank_tol", lsq.default_rank_tol, Vec([3.0, 2.0, 1.0], skip=("shape", "empty")), Vec((20, 3), skip=("nan", "inf", "complex", "empty")),
           argnames=("s", "shape")))
     add(E("estimation:max_stable_rate", adaline.max_stable_rate, Vec(Wr, skip=("shape",)), argnames=("W",)))
@@ -838,6 +842,7 @@ NOT_SWEPT = {
     "benchmark:ResultTable.where": "keywords are column names, values anything (test_benchmark: unknown column)",
     "benchmark:ColumnError": "an exception class",
     "estimation.hopfield:SaturationWarning": "a warning class",
+    "estimation.lsq:RidgePath": "a result object, made (and its inputs checked) by ridge_path",
     "estimation.augmented:AugmentedStateIdentifier.regressor": "internal per-sample call of the model (checked "
                                                                 "through forward_dynamics)",
     "estimation.augmented:AugmentedStateIdentifier.measurement_jacobian": "its argument is ignored (H is constant)",

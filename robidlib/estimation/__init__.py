@@ -10,7 +10,7 @@ from .kalman import ExtendedKalmanFilter, numerical_jacobian
 from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
 from .hopfield import hopfield_batch, hopfield_online
-from .lsq import ols, ridge, sandwich_cov, wls
+from .lsq import RidgePath, ols, ridge, ridge_path, sandwich_cov, wls
 from .physical import bounded_ls, is_feasible_base, physical_ls, standard_from_base
 from .records import load_filter_runs, simulate_identification
 from .smoother import iterated_extended_smoother, rts_smoother
@@ -22,6 +22,7 @@ __all__ = [
     "Estimate",
     "ExtendedKalmanFilter",
     "HopfieldEstimator",
+    "RidgePath",
     "SaturationWarning",
     "SymbolicModel",
     "UnscentedKalmanFilter",
@@ -42,6 +43,7 @@ __all__ = [
     "physical_ls",
     "recursive_least_squares",
     "ridge",
+    "ridge_path",
     "robot_base_model",
     "rts_smoother",
     "sandwich_cov",
