@@ -83,7 +83,7 @@ test: $(TEST_STAMP)
 # student edition, student bundle run, site tests) starts from it, and beside it the
 # lowest-versions venv (mostly waiting on downloads).
 _test-all: _book _lowest-venv _unit _student _pdf-instructor _student-run _pdf-student _port-nbval \
-           _port-unit _lowest-unit _site _browser
+           _port-unit _lowest-unit _site _browser _readonly
 
 # only the PDFs and their tests
 test-pdf: $(TEST_STAMP)
@@ -187,6 +187,14 @@ _site: _book _student _pdf-instructor _pdf-student
 
 _browser: _book _student
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/browser -v
+
+# Read-only install (issue 26): the robidlib wheel and its dependencies installed where the
+# test user cannot write, run by that user (nobody, when make test runs as root) with a
+# read-only or missing home: the compiled loops, base parameters, key cells of chapters 2 and
+# 11, numba's cache outside the package, NUMBA_DISABLE_JIT and no numba. See the script.
+.PHONY: _readonly
+_readonly:
+	$(BIN)/python tools/readonly_install.py
 
 # make lab: JupyterLab on the student edition (no solutions); LAB_ARGS="--no-browser --port 8890"
 lab: $(BOOK_STAMP)

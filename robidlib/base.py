@@ -126,18 +126,15 @@ def _rng(rng: Any) -> np.random.Generator:
 
 
 def _coefficient(c: float, digits: int) -> tuple[str, str]:
-    """Sign and magnitude text of a coefficient: exact when sympy finds a simple form."""
-    import sympy as sp
+    """Sign and magnitude text of a coefficient, always in decimal notation.
 
-    c = float(c)                      # a Python float: sympy 1.12 fails on numpy 2 scalars
+    One format for every coefficient (``0.0144``, never ``9/625`` beside ``0.2169``): at most
+    ``digits`` significant digits, so a coefficient whose decimal expansion ends within them
+    (``0.09``, ``0.0144``) is printed exactly.
+    """
+    c = float(c)
     sign = "-" if c < 0 else "+"
-    a = abs(c)
-    exact = sp.nsimplify(a, tolerance=1e-10 * max(1.0, a), rational=True)
-    if isinstance(exact, sp.Rational) and exact.q <= 1000 and abs(float(exact) - a) <= 1e-10 * max(1.0, a):
-        text = str(exact)
-    else:
-        text = f"{a:.{digits}g}"
-    return sign, text
+    return sign, f"{abs(c):.{digits}g}"
 
 
 def format_relation(name: str, coeffs: np.ndarray, dep_names: Sequence[str], digits: int = 6) -> str:
@@ -153,7 +150,8 @@ def format_relation(name: str, coeffs: np.ndarray, dep_names: Sequence[str], dig
     dep_names : sequence of str, length k
         Names of the dependent parameters.
     digits : int, default 6
-        Significant digits of coefficients that are not simple rationals.
+        Significant digits of the coefficients (all printed in decimal notation; a
+        coefficient of one is left out).
 
     Returns
     -------
@@ -170,7 +168,7 @@ def format_relation(name: str, coeffs: np.ndarray, dep_names: Sequence[str], dig
     Examples
     --------
     >>> format_relation("Izz1", [0.0, 1.0, 0.09], ["m1", "Iyy2", "m2"])
-    'Izz1 + Iyy2 + 9/100*m2'
+    'Izz1 + Iyy2 + 0.09*m2'
     """
     check_text("name", name)
     c = as_array("coeffs", coeffs, ndim=1)
@@ -278,7 +276,7 @@ class BaseParameters:
 
     @property
     def relations(self) -> tuple[str, ...]:
-        """``beta_i`` in terms of the standard parameters, e.g. ``"Izz1 + Iyy2 + 9/100*m2"``.
+        """``beta_i`` in terms of the standard parameters, e.g. ``"Izz1 + Iyy2 + 0.09*m2"``.
 
         For the QR method: ``pi_ind_i + sum_k K_ik pi_dep_k``. For the SVD method:
         ``sum_j V1_ji pi_j`` (every coefficient rounded).

@@ -7,17 +7,27 @@ change would make stale. :func:`glue` does that without printing anything, and w
 
 Tables are shown rendered (:func:`table` returns an ``IPython.display.Markdown`` object), not as
 text with pipes, so that the HTML site, the PDF and JupyterLab all show a real table.
+
+A Monte Carlo too slow to repeat in a chapter's time budget is computed once by a script in
+``tools/`` and stored as package data with its recipe (``robidlib/data/studies``);
+:func:`load_study` reads it back.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["glue", "glued", "table", "estimate_table"]
+__all__ = ["glue", "glued", "table", "estimate_table", "load_study", "stored_studies"]
+
+#: Where the stored studies live (package data, written by scripts in ``tools/``).
+STUDIES_DIR = Path(__file__).resolve().parent / "data" / "studies"
+_STUDY_FORMAT = "robidlib-study/1"
 
 _STORE: dict[str, Any] = {}
 
@@ -184,3 +194,61 @@ def estimate_table(est, truth: Sequence[float] | None = None, digits: int = 4, c
         for i, r in enumerate(rows):
             r += [t[i], (p[i] - t[i]) / std[i] if std[i] > 0 else float("nan")]
     return table(rows, headers, fmts, caption)
+
+
+def stored_studies() -> list[str]:
+    """Names of the stored studies (package data), sorted.
+
+    Examples
+    --------
+    >>> from robidlib.book import stored_studies
+    >>> "physical_mc" in stored_studies()
+    True
+    """
+    return sorted(f.stem for f in STUDIES_DIR.glob("*.json"))
+
+
+def load_study(name: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """A stored study: its results as arrays, and its meta data (recipe, versions).
+
+    A study is a seeded Monte Carlo that a chapter relies on but that takes too long to run
+    in the chapter; the script that computes it (named in the recipe's docstring, in
+    ``tools/``) stores every run, and the chapter recomputes a few runs to check them.
+
+    Parameters
+    ----------
+    name : str
+        The study's name (:func:`stored_studies`), e.g. ``"physical_mc"``.
+
+    Returns
+    -------
+    results : dict of str to numpy.ndarray
+        One array per stored quantity (e.g. ``"poor/LMI/dtau"``, one entry per run).
+    meta : dict
+        ``"recipe"`` (the study's parameters) and ``"versions"`` of the libraries that ran it.
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a string.
+    ValueError
+        If no study has that name, or the file is not a stored study.
+
+    Examples
+    --------
+    >>> from robidlib.book import load_study
+    >>> results, meta = load_study("physical_mc")
+    >>> results["poor/LMI/dtau"].shape == (meta["recipe"]["runs"],)
+    True
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {type(name).__name__}")
+    if not name or not all(ch.isalnum() or ch in "_-" for ch in name):
+        raise ValueError(f"name must be non-empty letters, digits, '_' or '-', got {name!r}")
+    path = STUDIES_DIR / f"{name}.json"
+    if not path.is_file():
+        raise ValueError(f"name {name!r} is not a stored study; stored: {stored_studies()}")
+    doc = json.loads(path.read_text())
+    if not isinstance(doc, dict) or doc.get("format") != _STUDY_FORMAT:
+        raise ValueError(f"{path} is not a stored study (format {_STUDY_FORMAT!r} expected)")
+    return {k: np.asarray(v) for k, v in doc["results"].items()}, doc["meta"]

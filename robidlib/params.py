@@ -561,7 +561,7 @@ def is_physically_consistent(
     A link is consistent when (i) ``m > tol``, (ii) its inertia about the centre of mass,
     ``I_C = I_O - m (|c|^2 E - c c^T)``, is positive definite (smallest eigenvalue > ``tol``)
     and (iii) the principal moments satisfy the triangle inequalities
-    ``J1 + J2 >= J3`` (for every permutation, to ``-tol``) that every mass distribution obeys.
+    ``I1 + I2 >= I3`` (for every permutation, to ``-tol``) that every mass distribution obeys.
 
     Parameters
     ----------
@@ -605,7 +605,7 @@ def is_physically_consistent(
     mass_ok = m > tol
     c = h / np.where(mass_ok, m, 1.0)[:, None]
     Ic = inertia_matrix(P[:, 4:10]) - _steiner(m, c)
-    J = np.linalg.eigvalsh(Ic)  # ascending principal moments
+    J = np.linalg.eigvalsh(Ic)  # ascending principal moments I1 <= I2 <= I3
     pd_ok = J[:, 0] > tol
     tri_ok = J[:, 0] + J[:, 1] - J[:, 2] >= -tol
     ok = mass_ok & pd_ok & tri_ok
@@ -627,11 +627,11 @@ def pseudo_inertia(pi_j: ArrayLike) -> np.ndarray:
 
     With ``I`` the inertia about the link-frame origin and ``h = m c`` the first moment::
 
-        J = [[Sigma, h],      Sigma = tr(I)/2 E - I = sum_k m_k r_k r_k^T
+        J = [[Theta, h],      Theta = tr(I)/2 E - I = sum_k m_k r_k r_k^T
              [h^T,   m]]
 
     ``J = sum_k m_k [r_k; 1] [r_k; 1]^T`` is the matrix of second moments of the mass
-    distribution (``Sigma`` is its second-moment, or covariance-like, matrix about the origin).
+    distribution (``Theta`` is its second-moment, or covariance-like, matrix about the origin).
     A rigid body exists with these parameters (a non-negative mass density, point masses
     included) if and only if ``J`` is positive semi-definite :cite:`wensing2018`; ``J >= 0`` is
     equivalent to ``m >= 0`` together with the triangle inequalities of the principal moments
@@ -685,7 +685,7 @@ def pseudo_inertia(pi_j: ArrayLike) -> np.ndarray:
 def pseudo_inertia_params(J: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     """Standard parameters of a body from its pseudo-inertia matrix (inverse of :func:`pseudo_inertia`).
 
-    ``m = J[3, 3]``, ``h = J[:3, 3]``, ``I = tr(Sigma) E - Sigma`` with ``Sigma = J[:3, :3]``.
+    ``m = J[3, 3]``, ``h = J[:3, 3]``, ``I = tr(Theta) E - Theta`` with ``Theta = J[:3, :3]``.
 
     Parameters
     ----------
@@ -753,7 +753,7 @@ class ConsistencyReport:
         Smallest principal moment of the inertia about the centre of mass (kg m^2); NaN where
         ``m <= tol`` (no centre of mass).
     triangle_margin : numpy.ndarray, shape (n,)
-        ``J1 + J2 - J3`` of the ascending principal moments about the centre of mass (kg m^2;
+        ``I1 + I2 - I3`` of the ascending principal moments about the centre of mass (kg m^2;
         the triangle inequality holds when it is >= 0); NaN where ``m <= tol``.
     min_eig_pseudo : numpy.ndarray, shape (n,)
         Smallest eigenvalue of the pseudo-inertia ``J`` divided by its largest absolute
@@ -818,8 +818,8 @@ def consistency_report(pi: ArrayLike, tol: float = 0.0) -> ConsistencyReport:
     (i) ``mass``: ``m > tol``;
     (ii) ``positive definite``: the inertia about the centre of mass,
          ``I_C = I_O - m (|c|^2 E - c c^T)``, has its smallest eigenvalue ``> tol``;
-    (iii) ``triangle inequality``: its principal moments satisfy ``J1 + J2 >= J3 - tol``
-          (every mass distribution obeys ``J_a + J_b >= J_c``).
+    (iii) ``triangle inequality``: its principal moments satisfy ``I1 + I2 >= I3 - tol``
+          (every mass distribution obeys ``I_a + I_b >= I_c``).
 
     For an inconsistent link the report also tells whether (iv) ``pseudo-inertia``:
     ``J(pi_j) >= 0`` (:func:`pseudo_inertia`) fails, to round-off. (iv) is the linear matrix
@@ -887,9 +887,9 @@ def consistency_report(pi: ArrayLike, tol: float = 0.0) -> ConsistencyReport:
                      f"{min_moment[j]:.4g} kg m^2 <= tol {tol:g}")
                 )
             if not tri_ok[j]:
-                J1, J2, J3 = moments[j]
+                I1, I2, I3 = moments[j]
                 failures.append(
-                    (j + 1, "triangle inequality", f"J1 + J2 - J3 = {J1:.4g} + {J2:.4g} - {J3:.4g} = "
+                    (j + 1, "triangle inequality", f"I1 + I2 - I3 = {I1:.4g} + {I2:.4g} - {I3:.4g} = "
                      f"{tri[j]:.4g} kg m^2 < -tol {tol:g}")
                 )
         if min_eig[j] < -_J_ROUNDOFF:

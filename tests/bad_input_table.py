@@ -17,7 +17,7 @@ from bad_input_sweep import (E, Batch, Choice, Flag, Func, Int, Names, NonNeg, O
                              Seed, Series, Text, Tol, Vec)
 from robidlib import base, benchmark, dynamics, params, signals, spatial, trajectories, validation
 from robidlib.estimation import _estimate, adaline, augmented, base_model, consistency, hopfield
-from robidlib.estimation import kalman, lsq, smoother, symbolic
+from robidlib.estimation import kalman, lsq, smoother, symbolic, unscented
 from robidlib.models import pendulum
 from robidlib.models.planar_2r import planar_2r
 from robidlib.models.redundant_5dof import redundant_5dof
@@ -299,6 +299,10 @@ def build():  # noqa: C901 - one table
           weights=Vec([1.0, 2.0])))
     add(E("estimation:ridge", lsq.ridge, Vec(Wr), Vec(yr), NonNeg(0.1), argnames=("W", "y", "lam"),
           prior=Vec([1.0, 1.0, 1.0])))
+    add(E("estimation:ridge_path", lsq.ridge_path, Vec(Wr), Vec(yr), Vec([0.01, 0.1, 1.0, 10.0]),
+          argnames=("W", "y", "lams"), prior=Vec([1.0, 1.0, 1.0])))
+    path = lsq.ridge_path(Wr, yr, [0.01, 0.1, 1.0, 10.0])
+    add(E("estimation:RidgePath.params", path.params, Int(2, zero_ok=True), argnames=("index",)))
     add(E("estimation:default_rank_tol", lsq.default_rank_tol, Vec([3.0, 2.0, 1.0], skip=("shape", "empty")), Vec((20, 3), skip=("nan", "inf", "complex", "empty")),
           argnames=("s", "shape")))
     add(E("estimation:max_stable_rate", adaline.max_stable_rate, Vec(Wr, skip=("shape",)), argnames=("W",)))
@@ -338,6 +342,16 @@ def build():  # noqa: C901 - one table
           argnames=("f", "h", "F_jac", "H_jac", "Q", "R", "x0", "P0"), record_history=Flag(True)))
     add(E("estimation:ExtendedKalmanFilter.reset", kf().reset, Vec([0.0, 0.0]), Vec(np.eye(2)), argnames=("x0", "P0")))
     add(E("estimation:ExtendedKalmanFilter.update", kf().update, Vec([0.1], alias=("z",)), argnames=("z",)))
+    ukf = lambda: unscented.UnscentedKalmanFilter(lambda x, u: x, lambda x: x[:1], 1e-6 * np.eye(2),  # noqa: E731
+                                                  [[1e-4]], [0.0, 0.0], np.eye(2))
+    add(E("estimation:UnscentedKalmanFilter", unscented.UnscentedKalmanFilter, Func(lambda x, u: x),
+          Func(lambda x: x[:1]), Vec(1e-6 * np.eye(2)), Vec([[1e-4]]), Vec([0.0, 0.0]), Vec(np.eye(2)),
+          argnames=("f", "h", "Q", "R", "x0", "P0"), alpha=Pos(1.0), beta=NonNeg(2.0), kappa=Real(0.0)))
+    add(E("estimation:UnscentedKalmanFilter.reset", ukf().reset, Vec([0.0, 0.0]), Vec(np.eye(2)),
+          argnames=("x0", "P0")))
+    add(E("estimation:UnscentedKalmanFilter.update", ukf().update, Vec([0.1], alias=("z",)), argnames=("z",)))
+    add(E("estimation:sigma_points", unscented.sigma_points, Vec([0.0, 1.0]), Vec(np.eye(2)), argnames=("x", "P"),
+          alpha=Pos(1.0), beta=NonNeg(2.0), kappa=Real(0.0)))
     add(E("estimation:numerical_jacobian", kalman.numerical_jacobian, Func(lambda x: x ** 2),
           Vec([1.0, 2.0], skip=("shape",)),
           argnames=("fun", "x"), step=Tol(1e-6)))
@@ -828,10 +842,12 @@ NOT_SWEPT = {
     "benchmark:ResultTable.where": "keywords are column names, values anything (test_benchmark: unknown column)",
     "benchmark:ColumnError": "an exception class",
     "estimation.hopfield:SaturationWarning": "a warning class",
+    "estimation.lsq:RidgePath": "a result object, made (and its inputs checked) by ridge_path",
     "estimation.augmented:AugmentedStateIdentifier.regressor": "internal per-sample call of the model (checked "
                                                                 "through forward_dynamics)",
     "estimation.augmented:AugmentedStateIdentifier.measurement_jacobian": "its argument is ignored (H is constant)",
     "estimation.kalman:ExtendedKalmanFilter.predict": "u is passed unchanged to the user's f and F_jac",
+    "estimation.unscented:UnscentedKalmanFilter.predict": "u is passed unchanged to the user's f",
     "multibody.body:RigidBody.second_moments": "no argument",
     "multibody.body:RigidBody.mass_matrix": "no argument",
     "multibody.constraints:Constraint": "abstract base class (its subclasses are swept)",

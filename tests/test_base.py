@@ -66,8 +66,8 @@ def test_planar_2r_relations_match_closed_form():
         s["my1"], s["Izz2"], s["mx2"], s["my2"],
     }
     assert set(bp.as_sympy()) == expected
-    assert "Izz1 + 9/100*m2" in bp.relations
-    assert bp.base_names[bp.relations.index("Izz1 + 9/100*m2")] == "Izz1R"
+    assert "Izz1 + 0.09*m2" in bp.relations
+    assert bp.base_names[bp.relations.index("Izz1 + 0.09*m2")] == "Izz1R"
 
 
 def test_null_space_direction_changes_no_torque():
@@ -165,7 +165,10 @@ def test_base_parameters_refuses_a_tolerance_below_round_off():
 
 
 def test_format_relation():
-    assert format_relation("a", [1.0, -0.5, 0.123456789], ["b", "c", "d"]) == "a + b - 1/2*c + 0.123457*d"
+    assert format_relation("a", [1.0, -0.5, 0.123456789], ["b", "c", "d"]) == "a + b - 0.5*c + 0.123457*d"
+    # one decimal format for every coefficient: a simple fraction is not written as one
+    assert format_relation("a", [0.0144, 0.2169, 1 / 3], ["b", "c", "d"], digits=4) == \
+        "a + 0.0144*b + 0.2169*c + 0.3333*d"
     with pytest.raises(ValueError, match="coeffs has 1 entries but dep_names has 2"):
         format_relation("a", [1.0], ["b", "c"])
 

@@ -272,8 +272,10 @@ def test_stored_benchmark_matches_the_study_and_reproduces():
     study = benchmark_study(redundant_5dof())
     np.testing.assert_allclose(meta["truth"], study.truth, rtol=1e-6)     # stored to 7 digits
     assert meta["essential"] == study.essential.tolist()
-    assert set(bench.column("method")) == set(METHODS)
-    assert set(bench.column("axis")) == {"torque", "position", "homoscedastic"}
+    # every method, plus the EKF with the full process noise on its own axis
+    assert set(bench.column("method")) == set(METHODS) | {meta["ekf_q_method"]}
+    assert set(bench.column("axis")) == {"torque", "position", "homoscedastic", "ekf_q"}
+    assert set(bench.where(axis="ekf_q").column("method")) == {meta["ekf_q_method"]}
     assert set(bench.column("status")) == {"ok"}
     assert meta["machine"]["blas_threads"] and all(p["num_threads"] == 1 for p in meta["machine"]["blas_threads"])
     # recompute run 0 of the fast methods at 2 %: equal to the stored run within 1 % of the run-to-run spread

@@ -154,10 +154,19 @@ def test_delta_rule_float32_and_list_answers(capsys):
 def test_epoch_prediction_matches_a_real_run(W, capsys):
     lam = np.linalg.eigvalsh(W.T @ W / len(W))
     k = math.ceil(math.log(1e-6) / math.log(1 - lam[0] / lam[-1]))
+    exact = math.log(1e-6) / math.log(1 - lam[0] / lam[-1])
     assert check_epoch_prediction(W, k)
-    assert check_epoch_prediction(W, k * 1.01)
+    assert check_epoch_prediction(W, exact) and check_epoch_prediction(W, k - 1)   # unrounded, floor
+    assert not check_epoch_prediction(W, k + 2)
     assert not check_epoch_prediction(W, k * 1.2)
     assert not check_epoch_prediction(W, k / 3)
+    capsys.readouterr()
+    # the approximation the exercise forbids, kappa ln(1e6), about 7 epochs above the exact count
+    approx = lam[-1] / lam[0] * math.log(1e6)
+    assert 5 < approx - exact < 8
+    for answer in (approx, math.ceil(approx), round(approx)):
+        assert not check_epoch_prediction(W, answer)
+        assert "approximation kappa ln(1/tol)" in capsys.readouterr().out
     # the prediction is what batch gradient descent really does on the slowest mode
     _, _, Vt = np.linalg.svd(W, full_matrices=False)
     v = Vt[-1]
@@ -169,6 +178,34 @@ def test_epoch_prediction_matches_a_real_run(W, capsys):
     kc = math.ceil(math.log(1e-6) / math.log(1 - 1 / math.sqrt(lam[-1] / lam[0])))
     assert not check_epoch_prediction(W, kc)
     assert "cond(W)^2" in capsys.readouterr().out
+
+
+def test_epoch_prediction_refuses_the_approximation_on_the_chapter_data(capsys):
+    """Chapter 6's planar-arm regressor (its recipe): kappa ln(1e6) is refused (issue 28, item 9)."""
+    from robidlib.base import base_parameters
+    from robidlib.models import planar_2r
+    from robidlib.regressor import regressor, stack
+    from robidlib.trajectories import FourierTrajectory
+
+    arm = planar_2r()
+    bp = base_parameters(arm, rng=0)
+    g = np.random.default_rng(0)                   # the chapter's scaled_fourier(arm, ..., seed=0)
+    a, b = g.uniform(-1.0, 1.0, size=(2, arm.n, 3))
+    lo, hi = arm.q_limits.T
+    wf = 2 * np.pi * 0.2
+    pos, vel, acc = FourierTrajectory(wf, a, b, (lo + hi) / 2).amplitude_bounds()
+    sc = 0.9 * np.minimum.reduce([(hi - lo) / 2 / pos, arm.qd_limits / vel, arm.qdd_limits / acc])
+    traj = FourierTrajectory(wf, a * sc[:, None], b * sc[:, None], (lo + hi) / 2)
+    q, qd, qdd = traj.evaluate(np.arange(0.0, 5.0, 0.01))
+    Wc, _ = stack(bp.reduce(regressor(arm, q, qd, qdd)), np.zeros((q.shape[0], 2)))
+    lam = np.linalg.eigvalsh(Wc.T @ Wc / len(Wc))
+    kappa = lam[-1] / lam[0]
+    k = math.ceil(math.log(1e-6) / math.log(1 - 1 / kappa))
+    assert 5 < kappa * math.log(1e6) - k < 8       # the issue's 716 against 710
+    assert check_epoch_prediction(Wc, k)
+    capsys.readouterr()
+    assert not check_epoch_prediction(Wc, round(kappa * math.log(1e6)))
+    assert "approximation" in capsys.readouterr().out
 
 
 def test_epoch_prediction_answers_and_misuse(W, capsys):

@@ -4,7 +4,7 @@ import pytest
 
 from robidlib.base import base_parameters
 from robidlib.checks import base_parameters as checks
-from robidlib.models import planar_2r
+from robidlib.models import planar_2r, redundant_5dof
 
 CROSS, TICK = "\u2718", "\u2714"
 GOOD = ["Izz1 + 1/4*m2", "mx1 + m2/2", "my1", "Izz2", "mx2", "my2"]
@@ -72,11 +72,30 @@ def test_tolerance(capsys):
     capsys.readouterr()
     assert not checks.check_tolerance(robot, float(s[2]))
     assert "but the robot has 6" in capsys.readouterr().out
+    # inside the gap of this data set, but at its edges: rejected with the reason
+    assert s[6] < 1e-13 < s[5] and not checks.check_tolerance(robot, 1e-13)
+    assert "below the round-off level" in capsys.readouterr().out
+    assert not checks.check_tolerance(robot, 0.9 * float(s[5]))
+    assert "within a factor of 10 of the smallest genuine singular value" in capsys.readouterr().out
+    # the geometric mean of the gap's edges, the solution's choice, is accepted with its margins
+    assert checks.check_tolerance(robot, float(np.sqrt(s[5] * s[6])))
+    assert "with a margin on both sides" in capsys.readouterr().out
     for bad in (-1.0, 0.0, np.inf, np.nan, "1e-8", None, ..., [1e-8, 1e-9]):
         assert not checks.check_tolerance(robot, bad)
         assert capsys.readouterr().out.startswith(CROSS)
     with pytest.raises(TypeError, match="robot must be a SerialRobot"):
         checks.check_tolerance(42, 1e-8)
+
+
+def test_tolerance_of_the_chapter_robot_is_not_accepted_across_its_whole_gap(capsys):
+    """Chapter 2's exercise: the 5-DOF arm's gap spans 15 decades; its edges are rejected."""
+    robot = redundant_5dof()
+    s = base_parameters(robot, method="svd", rng=0).singular_values
+    assert s[19] / s[20] > 1e14
+    for tol, ok in ((3 * float(s[20]), False), (1e-12, False), (1e-9, True), (1e-3, True),
+                    (0.5 * float(s[19]), False)):
+        assert checks.check_tolerance(robot, tol) is ok, tol
+    capsys.readouterr()
 
 
 def _map(bp_svd, bp_qr):

@@ -147,12 +147,32 @@ def check_null_direction(robot: Any, d: Any) -> bool:
                    f"d changes the torques by up to {worst:.3g}: it is not in the null space")
 
 
+#: Random state sets (seeds of :func:`robidlib.base.base_parameters`) on which a tolerance
+#: must give the right rank with a margin.
+TOLERANCE_SEEDS = (0, 1, 2, 3, 4)
+#: Margin below the smallest genuine singular value of any of those state sets: that value
+#: moves by a few tens of percent from one set of states to another (more with noise).
+TOLERANCE_MARGIN = 10.0
+
+
 @student_check("Read a tolerance off your plot and assign it (a positive number).")
 def check_tolerance(robot: Any, tol: Any) -> bool:
     """Check a rank tolerance chosen from a singular-value plot of ``robot``'s regressor.
 
-    The tolerance is right when it gives the robot's number of base parameters on the
-    default random states of :func:`robidlib.base.base_parameters`.
+    A tolerance is right when it separates the genuine singular values from the round-off
+    ones *with a margin on both sides*, not merely on one data set:
+
+    * it must be at least the round-off level of the SVD, ``max(Nn, p) eps s_max`` (the
+      default of :func:`robidlib.base.base_parameters` and of ``numpy.linalg.matrix_rank``),
+      on every one of the random state sets ``TOLERANCE_SEEDS``: the singular values below
+      that level are rounding errors, and a tolerance among them decides the rank by chance
+      (another BLAS kernel, another answer);
+    * it must be at most the smallest genuine singular value (the ``r``-th) of any of those
+      state sets divided by ``TOLERANCE_MARGIN``: that value changes with the states, so a
+      tolerance just below it loses a base parameter on other data.
+
+    Any tolerance between the two is accepted (the gap of a noise-free regressor is wide);
+    the message says which bound a rejected one violates.
 
     Parameters
     ----------
@@ -185,11 +205,24 @@ def check_tolerance(robot: Any, tol: Any) -> bool:
     t = float(t)
     if t <= 0:
         return _report(False, f"a tolerance must be positive, got {t:g}")
-    ref = base_parameters(robot, method="svd", rng=0)
-    r = int(np.count_nonzero(ref.singular_values > t))
-    ok = r == ref.rank
-    return _report(ok, f"tolerance {t:.3g} gives rank {r}"
-                   + ("" if ok else f", but the robot has {ref.rank} base parameters"))
+    refs = [base_parameters(robot, method="svd", rng=seed) for seed in TOLERANCE_SEEDS]
+    rank = refs[0].rank
+    r = int(np.count_nonzero(refs[0].singular_values > t))
+    if r != rank:
+        return _report(False, f"tolerance {t:.3g} gives rank {r}, but the robot has {rank} base parameters")
+    round_off = max(bp.tol for bp in refs)            # max(Nn, p) eps s_max of each state set
+    smallest = min(float(bp.singular_values[rank - 1]) for bp in refs)
+    if t < round_off:
+        return _report(False, f"tolerance {t:.3g} gives rank {r} here, but it lies below the round-off level "
+                              f"of the SVD ({round_off:.2g} = max(Nn, p) eps s_max): among rounding errors "
+                              "the rank is decided by chance; choose a larger one")
+    if t > smallest / TOLERANCE_MARGIN:
+        return _report(False, f"tolerance {t:.3g} gives rank {r} here, but it is within a factor of "
+                              f"{TOLERANCE_MARGIN:g} of the smallest genuine singular value ({smallest:.3g} on "
+                              f"{len(refs)} sets of random states): other data would lose a base parameter; "
+                              "choose a smaller one")
+    return _report(True, f"tolerance {t:.3g} gives rank {r}, with a margin on both sides "
+                         f"(round-off level {round_off:.2g}, genuine singular values from {smallest:.3g})")
 
 
 @student_check("Compute the r x r matrix B from the two BaseParameters objects.")

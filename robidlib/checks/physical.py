@@ -63,7 +63,7 @@ def check_pseudo_inertia(func: Callable[[np.ndarray], Any]) -> bool:
 
     ``func(pi_j)`` takes the ten standard parameters ``[m, mx, my, mz, Ixx, Iyy, Izz, Ixy,
     Ixz, Iyz]`` of one link (inertia about the link-frame origin) and must return the
-    symmetric 4 x 4 matrix ``[[Sigma, h], [h^T, m]]`` with ``Sigma = tr(I)/2 E - I``. It is
+    symmetric 4 x 4 matrix ``[[Theta, h], [h^T, m]]`` with ``Theta = tr(I)/2 E - I``. It is
     tried on a point mass, on four random bodies, on ten random numbers and on a set that
     breaks the triangle inequality, and compared entrywise to a relative precision of
     ``1e-6`` of the largest entry (so ``float32`` results pass).
@@ -100,12 +100,12 @@ def check_pseudo_inertia(func: Callable[[np.ndarray], Any]) -> bool:
         if err[k] > 1e-6 * np.abs(ref).max():
             hint = ""
             if np.allclose(J[:3, :3], _inertia3(pi), rtol=1e-6, atol=1e-12):
-                hint = "; the upper-left block is Sigma = tr(I)/2 E - I, not the inertia I itself"
+                hint = "; the upper-left block is Theta = tr(I)/2 E - I, not the inertia I itself"
             elif np.allclose(J[:3, :3], -ref[:3, :3], rtol=1e-6, atol=1e-12):
-                hint = "; the upper-left block has the wrong sign: Sigma = tr(I)/2 E - I"
+                hint = "; the upper-left block has the wrong sign: Theta = tr(I)/2 E - I"
             return _report(False, f"wrong J for {label}: largest error {err[k]:.3g} in entry "
                                   f"{tuple(int(i) for i in k)} (row and column 0-3){hint}")
-    return _report(True, "J = [[tr(I)/2 E - I, h], [h^T, m]] for every test body")
+    return _report(True, "J = [[tr(I)/2 eye(3) - I, h], [h^T, m]] for every test body")
 
 
 def _inertia3(pi: np.ndarray) -> np.ndarray:
@@ -133,7 +133,7 @@ def check_broken_conditions(pi: Any, answer: Mapping[int, Any]) -> bool:
     The answer maps every inconsistent link (numbered from 1) to the condition or conditions
     it breaks, among ``"mass"`` (``m <= 0``), ``"positive definite"`` (the inertia about the
     centre of mass has an eigenvalue ``<= 0``) and ``"triangle inequality"`` (its principal
-    moments break ``J1 + J2 >= J3``). A link with ``m <= 0`` has no centre of mass: name only
+    moments break ``I1 + I2 >= I3``). A link with ``m <= 0`` has no centre of mass: name only
     ``"mass"`` for it. Consistent links are left out. The reference is
     :func:`robidlib.params.consistency_report` with ``tol = 0``.
 

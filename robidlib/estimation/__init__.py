@@ -10,10 +10,11 @@ from .kalman import ExtendedKalmanFilter, numerical_jacobian
 from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
 from .hopfield import hopfield_batch, hopfield_online
-from .lsq import ols, ridge, sandwich_cov, wls
+from .lsq import RidgePath, ols, ridge, ridge_path, sandwich_cov, wls
 from .physical import bounded_ls, is_feasible_base, physical_ls, standard_from_base
 from .records import load_filter_runs, simulate_identification
 from .smoother import iterated_extended_smoother, rts_smoother
+from .unscented import UnscentedKalmanFilter, sigma_points
 
 __all__ = [
     "Adaline",
@@ -21,8 +22,10 @@ __all__ = [
     "Estimate",
     "ExtendedKalmanFilter",
     "HopfieldEstimator",
+    "RidgePath",
     "SaturationWarning",
     "SymbolicModel",
+    "UnscentedKalmanFilter",
     "WhitenessTest",
     "adaline_batch",
     "adaline_online",
@@ -40,9 +43,11 @@ __all__ = [
     "physical_ls",
     "recursive_least_squares",
     "ridge",
+    "ridge_path",
     "robot_base_model",
     "rts_smoother",
     "sandwich_cov",
+    "sigma_points",
     "simulate_identification",
     "standard_from_base",
     "symbolic_regressor",

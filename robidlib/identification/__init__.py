@@ -18,7 +18,10 @@ The steps, each a module of one concern:
                         (:func:`physical_estimator`)
 :mod:`.metric`          the held-out metric, defined once (:func:`~.metric.torque_error`)
 :mod:`.validate`        :func:`heldout_error` (the metric), :func:`validate` (errors in the
-                        pipeline's decimated domain), residual spectrum
+                        pipeline's decimated domain), residual spectrum;
+                        :func:`blocked_cross_validation` (each block held out once)
+:mod:`.figaroh`         :func:`~.figaroh.prepare_figaroh`, :func:`~.figaroh.figaroh_estimates`:
+                        FIGAROH's processing of a record, choice by choice (chapter 11)
 :mod:`.config`,         ``robidlib-identify`` (``python -m robidlib.identify``): a TOML
 :mod:`.command`,        configuration, the whole run (:func:`identify_robot`), the report
 :mod:`.export`,         (``report.html``, ``result.json``) and the URDF/MJCF export checked
@@ -68,9 +71,19 @@ from .preprocess import (
     prepare,
     split,
 )
-from .validate import Validation, heldout_error, predict_full_rate, relative_errors, residual_spectrum, validate
+from .validate import (
+    BlockedCrossValidation,
+    Validation,
+    blocked_cross_validation,
+    heldout_error,
+    predict_full_rate,
+    relative_errors,
+    residual_spectrum,
+    validate,
+)
 
 __all__ = [
+    "BlockedCrossValidation",
     "DriveModel",
     "IdentifyConfig",
     "RobotIdentification",
@@ -102,6 +115,7 @@ __all__ = [
     "relative_errors",
     "residual_spectrum",
     "run",
+    "blocked_cross_validation",
     "split",
     "torque_error",
     "validate",

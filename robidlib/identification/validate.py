@@ -23,13 +23,14 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.signal
 
-from .._validate import as_array, check_flag
-from .estimate import IdentificationResult
+from .._validate import as_array, check_choice, check_flag, check_positive
+from ..base import BaseParameters
+from .estimate import IdentificationResult, identify
 from .metric import TorqueError, _errors, torque_error
 from .preprocess import METRIC_EDGE, FullRate, IdentificationData
 
 __all__ = ["Validation", "validate", "relative_errors", "residual_spectrum", "heldout_error", "predict_full_rate",
-           "metric_samples"]
+           "metric_samples", "BlockedCrossValidation", "blocked_cross_validation"]
 
 
 def relative_errors(observed: np.ndarray, predicted: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, float]:
@@ -360,3 +361,152 @@ def heldout_error(
                          "nothing to measure the held-out error on")
     keep = data.keep[f.nearest[idx]]
     return _errors(f.tau[idx], {m: pred[idx, :, i] for i, m in enumerate(methods)}, f.fs, runs, keep)
+
+
+@dataclass(frozen=True, eq=False)
+class BlockedCrossValidation:
+    """Result of :func:`blocked_cross_validation`.
+
+    Attributes
+    ----------
+    method : str
+        The estimate evaluated (see :meth:`IdentificationResult.estimate`).
+    blocks : numpy.ndarray, shape (k, 2)
+        Start and end time (s) of each held-out block.
+    per_fold : numpy.ndarray, shape (k,)
+        Relative torque error of each held-out block, over its kept equations.
+    per_fold_joint : numpy.ndarray, shape (k, n)
+        The same per joint.
+    rms_fold_joint : numpy.ndarray, shape (k, n)
+        Root-mean-square torque errors (N m) of each block and joint.
+    pooled : float
+        Relative error over every held-out equation of every block at once.
+    pooled_joint : numpy.ndarray, shape (n,)
+    """
+
+    method: str
+    blocks: np.ndarray
+    per_fold: np.ndarray
+    per_fold_joint: np.ndarray
+    rms_fold_joint: np.ndarray
+    pooled: float
+    pooled_joint: np.ndarray
+
+    @property
+    def mean(self) -> float:
+        """Mean of the blocks' relative errors."""
+        return float(self.per_fold.mean())
+
+
+def blocked_cross_validation(
+    data: IdentificationData,
+    folds: int = 5,
+    *,
+    guard: float = 0.1,
+    method: str = "wls",
+    base: BaseParameters | None = None,
+    span: str = "moving",
+) -> BlockedCrossValidation:
+    """Blocked k-fold cross-validation in time: every block held out once, fitted on the rest.
+
+    The span is cut into ``folds`` contiguous blocks of equal duration. For each block the
+    model is identified (:func:`~robidlib.identification.estimate.identify`) on every sample
+    outside it and ``guard`` seconds away from it (the decimation filter spreads each sample
+    over its neighbours), and the held-out block is predicted (:func:`validate`). Unlike one
+    cut, every part of the record is tested once, so a block in which a joint barely moves
+    shows as one fold among several instead of being the whole validation.
+
+    Parameters
+    ----------
+    data : ~robidlib.identification.preprocess.IdentificationData
+    folds : int, default 5
+        Number of blocks, >= 2.
+    guard : float, default 0.1
+        Seconds left out on each side of the held-out block, >= 0.
+    method : str, default "wls"
+        Estimate to evaluate: ``"ols"``, ``"wls"`` or ``"essential"``.
+    base : BaseParameters, optional
+        As for :func:`identify` (default ``data.model.base_parameters()``, computed once).
+    span : {"moving", "record"}, default "moving"
+        The blocks cover the samples from the first to the last one with a kept equation
+        (``"moving"``: a record that starts and ends at rest is not cut into blocks of rest)
+        or the whole record.
+
+    Returns
+    -------
+    BlockedCrossValidation
+
+    Raises
+    ------
+    TypeError
+        ``data`` not IdentificationData, ``folds`` not an int, ``base`` not BaseParameters.
+    ValueError
+        ``folds`` < 2, a negative ``guard``, an unknown ``method`` or ``span``, a block with no
+        kept equation of some joint, or a fitting part that does not excite the model (the
+        message names the block).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.identification import DriveModel, Settings, prepare
+    >>> from robidlib.models import planar_2r
+    >>> model = DriveModel(planar_2r(), offset=False)
+    >>> t = np.arange(50000) * 2e-4
+    >>> w = np.array([[1.1, 2.3, 3.7], [1.7, 2.9, 4.3]])
+    >>> q = np.stack([np.sin(np.outer(t, w[j])).sum(1) for j in range(2)], 1) * 0.3
+    >>> x = model.pack(friction=[[0.5, 0.2], [0.3, 0.1]], rotor=[0.05, 0.02])
+    >>> tau = model.torques(q, np.gradient(q, 2e-4, axis=0),
+    ...                     np.gradient(np.gradient(q, 2e-4, axis=0), 2e-4, axis=0), x)
+    >>> tau = tau + 0.01 * np.random.default_rng(0).standard_normal(tau.shape)
+    >>> cv = blocked_cross_validation(prepare(t, q, tau, model, Settings(ts=2e-4)), folds=4)
+    >>> cv.per_fold.shape, bool(cv.pooled < 0.05)
+    ((4,), True)
+    """
+    if not isinstance(data, IdentificationData):
+        raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
+    if isinstance(folds, (bool, np.bool_)) or not isinstance(folds, (int, np.integer)):
+        raise TypeError(f"folds must be an int, got {type(folds).__name__}")
+    if folds < 2 or folds > data.n_samples // 2:
+        raise ValueError(f"folds must be in [2, {data.n_samples // 2}] (half the {data.n_samples} samples), got {folds}")
+    guard = check_positive("guard", guard, allow_zero=True)
+    method = check_choice("method", method, ("ols", "wls", "essential"))
+    span = check_choice("span", span, ("moving", "record"))
+    if base is not None and not isinstance(base, BaseParameters):
+        raise TypeError(f"base must be BaseParameters or None, got {type(base).__name__}")
+    base = data.model.base_parameters() if base is None else base
+    t = data.t
+    dt = float(np.median(np.diff(t))) if t.size > 1 else 0.0
+    moving = np.any(data.keep, axis=1)
+    if span == "moving":
+        if not np.any(moving):
+            raise ValueError("data has no kept equation: nothing to cross-validate")
+        t0, t1 = t[moving][0], t[moving][-1] + dt
+    else:
+        t0, t1 = t[0], t[-1] + dt
+    edges = np.linspace(t0, t1, int(folds) + 1)
+    n = data.keep.shape[1]
+    per, per_j, rms_j = np.zeros(folds), np.zeros((folds, n)), np.zeros((folds, n))
+    e2, o2 = np.zeros(n), np.zeros(n)
+    for f in range(int(folds)):
+        lo, hi = edges[f], edges[f + 1]
+        held = (t >= lo) & (t < hi)
+        fit = (t < lo - guard) | (t >= hi + guard)
+        if not np.any(held) or not np.any(fit):
+            raise ValueError(f"block {f + 1} of {folds} ([{lo:.3g}, {hi:.3g}) s, guard {guard:g} s) leaves a part empty")
+        test = data.select(held)
+        missing = np.flatnonzero(~np.any(test.keep, axis=0))
+        if missing.size:
+            raise ValueError(f"block {f + 1} of {folds} ([{lo:.3g}, {hi:.3g}) s) has no kept equation of joint(s) "
+                             f"{(missing + 1).tolist()}: use fewer folds")
+        try:
+            res = identify(data.select(fit), base=base)
+        except ValueError as exc:
+            raise ValueError(f"block {f + 1} of {folds}: fitting on the rest failed: {exc}") from None
+        v = validate(res, test, (method,), use_keep=True)   # over its kept equations
+        per[f], per_j[f], rms_j[f] = v.overall[method], v.per_joint[method], v.rms[method]
+        r = np.where(test.keep, test.tau - v.predicted[method], 0.0)
+        e2 += np.sum(r**2, axis=0)
+        o2 += np.sum(np.where(test.keep, test.tau, 0.0) ** 2, axis=0)
+    return BlockedCrossValidation(method=method, blocks=np.column_stack([edges[:-1], edges[1:]]), per_fold=per,
+                                  per_fold_joint=per_j, rms_fold_joint=rms_j, pooled=float(np.sqrt(e2.sum() / o2.sum())),
+                                  pooled_joint=np.sqrt(e2 / o2))

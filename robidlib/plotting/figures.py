@@ -7,7 +7,8 @@
   ``+-k sigma`` band, the truth and a batch reference;
 * :func:`grouped_bars`, :func:`estimate_errorbars`: one quantity per parameter for several
   methods, and estimates with error bars against the truth;
-* :func:`measured_vs_predicted`: measured signals per joint and a model's prediction.
+* :func:`measured_vs_predicted`: measured signals per joint and a model's prediction;
+* :func:`error_distribution`: the distribution of an error over Monte Carlo draws, per method.
 
 Every function takes an optional ``ax`` (or ``axes``) and returns what it drew on, so that
 a chapter can add its own title and labels.
@@ -36,6 +37,7 @@ __all__ = [
     "grouped_bars",
     "estimate_errorbars",
     "measured_vs_predicted",
+    "error_distribution",
 ]
 
 TRUTH_STYLE: dict[str, Any] = dict(color="k", ls="--", lw=1.0)
@@ -803,3 +805,168 @@ def measured_vs_predicted(
     axs[-1].set_xlabel(xlabel)
     axs[0].legend(loc="upper right", ncol=1 + len(preds), markerscale=4)
     return axs
+
+
+_GROUP_STYLES = ("-", "--", ":", "-.")
+
+
+def _distributions(errors: Any) -> tuple[dict[str, dict[str, np.ndarray]], bool]:
+    """``{group: {method: values}}`` from a flat or nested mapping, and whether it was nested."""
+    if not isinstance(errors, Mapping):
+        raise TypeError(f"errors must be a mapping label -> values (or group -> such a mapping), "
+                        f"got {type(errors).__name__}")
+    if not errors:
+        raise ValueError("errors must hold at least one method, got an empty mapping")
+    nested = all(isinstance(v, Mapping) for v in errors.values())
+    if not nested and any(isinstance(v, Mapping) for v in errors.values()):
+        raise TypeError("errors must be either label -> values or group -> (label -> values), not a mix")
+    groups = errors if nested else {"": errors}
+    out: dict[str, dict[str, np.ndarray]] = {}
+    for g, methods in groups.items():
+        if not methods:
+            raise ValueError(f"errors[{g!r}] must hold at least one method, got an empty mapping")
+        out[str(g)] = {}
+        for k, v in methods.items():
+            where = f"errors[{g!r}][{k!r}]" if nested else f"errors[{k!r}]"
+            a = _real(where, v, ndim=1)
+            if a.size == 0:
+                raise ValueError(f"{where} must hold at least one value, got none")
+            out[str(g)][str(k)] = a
+    return out, nested
+
+
+def error_distribution(
+    errors: Mapping[str, ArrayLike] | Mapping[str, Mapping[str, ArrayLike]],
+    ax: Axes | None = None,
+    *,
+    kind: str = "ecdf",
+    log: bool = True,
+    label: str | None = None,
+    reference: float | None = None,
+    reference_label: str | None = None,
+    marks: Mapping[str, float] | None = None,
+    colors: Sequence[str] | None = None,
+) -> Axes:
+    """The distribution of an error over Monte Carlo draws, one curve or box per method.
+
+    Where one random draw could mislead (the choice of a regularisation weight, a filter, an
+    estimator on one noise realisation), the figure shows every draw: ``kind="ecdf"`` draws
+    the empirical distribution function of each method's errors (the fraction of draws with
+    an error at most x, so that tails and failure rates can be read off), ``kind="box"`` a
+    box plot per method (median, quartiles, whiskers at 1.5 interquartile ranges, outliers).
+    A nested mapping ``{group: {method: errors}}`` compares several experiments: line styles
+    (ECDF) or colours (boxes) tell the groups apart.
+
+    Parameters
+    ----------
+    errors : mapping of str to array_like, shape (R,), or mapping of str to such mappings
+        Method label -> the errors of its ``R`` draws (``R`` may differ between methods),
+        or group label -> such a mapping.
+    ax : matplotlib.axes.Axes, optional
+    kind : {"ecdf", "box"}, default "ecdf"
+    log : bool, default True
+        Logarithmic error axis (errors must then be > 0).
+    label : str, optional
+        Label of the error axis (x for ECDF, y for boxes).
+    reference : float, optional
+        A fixed error to compare with (e.g. that of the prior alone), drawn as a line.
+    reference_label : str, optional
+        Legend entry of ``reference``.
+    marks : mapping of str to float, optional
+        ECDF only, flat ``errors`` only: method label -> one error to mark on that method's
+        curve (e.g. the error on the data set a chapter showed).
+    colors : sequence of str, optional
+        One colour per method (ECDF) or per group (boxes); default the colour cycle.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Artists carry the gid ``"ecdf"``, ``"box"``, ``"reference"`` or ``"mark"``.
+
+    Raises
+    ------
+    TypeError
+        ``errors`` not a mapping (or a mix of flat and nested), complex or non-numeric values,
+        ``ax`` not an Axes.
+    ValueError
+        No method, a method without values, NaN/inf, non-positive values or reference with
+        ``log``, unknown ``kind``, ``marks`` naming an unknown method or used with boxes or
+        groups, ``colors`` not one per method (ECDF) or group (box).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from robidlib.plotting import error_distribution
+    >>> rng = np.random.default_rng(0)
+    >>> errs = {"GCV": rng.lognormal(-3, 1.5, 200), "L-curve": rng.lognormal(-2.8, 0.2, 200)}
+    >>> ax = error_distribution(errs, reference=0.12, reference_label="prior alone")
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['GCV', 'L-curve', 'prior alone']
+    """
+    data, nested = _distributions(errors)
+    if kind not in ("ecdf", "box"):
+        raise ValueError(f"kind must be 'ecdf' or 'box', got {kind!r}")
+    if not isinstance(log, (bool, np.bool_)):
+        raise TypeError(f"log must be a bool, got {type(log).__name__}")
+    if log and any(np.any(v <= 0) for m in data.values() for v in m.values()):
+        raise ValueError("errors must be > 0 on a log scale (log=True)")
+    ref = None
+    if reference is not None:
+        ref = check_positive("reference", reference, allow_zero=not log)
+    methods = list(dict.fromkeys(k for m in data.values() for k in m))
+    ax = _axes(ax, False)
+    if kind == "ecdf":
+        cols = _names("colors", colors, len(methods)) if colors is not None else [f"C{k}" for k in range(len(methods))]
+        if len(data) > len(_GROUP_STYLES):
+            raise ValueError(f"errors must hold at most {len(_GROUP_STYLES)} groups for an ECDF, got {len(data)}")
+        for g, (group, m) in enumerate(data.items()):
+            for name, v in m.items():
+                x = np.sort(v)
+                y = np.arange(1, x.size + 1) / x.size
+                lab = f"{name}, {group}" if nested else name
+                ax.step(np.r_[x[0], x], np.r_[0.0, y], where="post", color=cols[methods.index(name)],
+                        ls=_GROUP_STYLES[g], label=lab, gid="ecdf")
+        if marks is not None:
+            if nested:
+                raise ValueError("marks needs a flat errors mapping (one group)")
+            if not isinstance(marks, Mapping):
+                raise TypeError(f"marks must be a mapping method -> error, got {type(marks).__name__}")
+            for name, value in marks.items():
+                if name not in data[""]:
+                    raise ValueError(f"marks names {name!r}, which is not a method of errors ({methods})")
+                v = check_positive(f"marks[{name!r}]", value, allow_zero=not log)
+                frac = np.mean(data[""][name] <= v)
+                ax.plot([v], [frac], "o", ms=7, mfc="none", color=cols[methods.index(name)], gid="mark")
+        if ref is not None:
+            ax.axvline(ref, label=reference_label, gid="reference", **TRUTH_STYLE)
+        if log:
+            ax.set_xscale("log")
+        ax.set_ylim(0.0, 1.0)
+        ax.set_ylabel("fraction of draws (-)")
+        if label is not None:
+            ax.set_xlabel(label)
+    else:
+        if marks is not None:
+            raise ValueError("marks are drawn on ECDF curves only (kind='ecdf')")
+        cols = _names("colors", colors, len(data)) if colors is not None else [f"C{k}" for k in range(len(data))]
+        width = 0.8 / len(data)
+        for g, (group, m) in enumerate(data.items()):
+            pos = [methods.index(k) + (g - (len(data) - 1) / 2) * width for k in m]
+            bp = ax.boxplot(list(m.values()), positions=pos, widths=0.85 * width, patch_artist=True,
+                            medianprops=dict(color="k"), manage_ticks=False)
+            for patch in bp["boxes"]:
+                patch.set(facecolor=cols[g], alpha=0.5, gid="box")
+            if nested:
+                patch.set_label(group)
+        ax.set_xticks(np.arange(len(methods)), methods, fontsize=8 if len(methods) > 3 else None)
+        if ref is not None:
+            ax.axhline(ref, label=reference_label, gid="reference", **TRUTH_STYLE)
+        if log:
+            ax.set_yscale("log")
+        if label is not None:
+            ax.set_ylabel(label)
+    if ax.get_legend_handles_labels()[1]:
+        ax.legend(fontsize=8)
+    return ax
