@@ -21,6 +21,19 @@
    (``keep[:, j]``) and left out of joint ``j``'s equations: the Coulomb term ``sign(qd_j)`` is
    discontinuous there and the decimation filter smears the jump.
 
+The Coulomb columns take the sign of a *measured* velocity. A joint at rest has a filtered
+velocity below 1e-9 rad/s, pure round-off; its sign flips with any change of a filter's
+arithmetic (1e-14 in a scipy release), and the decimation filter carries the flips into the
+kept equations (on the TX40 up to 1e-2 of the estimates' standard deviations). So the
+columns are the *expected* sign given the velocity noise, ``erf(qd / (sqrt(2) s))``
+(:meth:`DriveModel.regressor`), with ``s`` measured on the record (``velocity_noise``): the
+positions' content above the cut-off, ``q - lowpass(q)``, is taken as white noise of the
+same RMS and passed through the filter and the differentiator. On the TX40 that content is
+on joints 1 to 4 the quantisation of its positions, written with five significant digits
+(steps of 1e-3 rad at the motors, 1e-2 rad beyond 100 rad), and more on joints 5 and 6;
+``s`` is 5e-4 to 2.4e-3 rad/s at 100 Hz, far above round-off and 35 to 95 times below the
+velocity thresholds.
+
 :func:`split` cuts the decimated record in time into a fitting and a validation part.
 """
 
@@ -85,12 +98,19 @@ class Settings:
     window : tuple of float, optional
         ``(start, end)`` in s: the part of the record kept after filtering (e.g. the part
         where the arm moves); default the whole record.
+    velocity_noise : float or numpy.ndarray, shape (n,), optional
+        Standard deviation of the noise of the filtered joint velocities, rad/s (or m/s):
+        the Coulomb columns are ``erf(qd / (sqrt(2) velocity_noise))``, the expected sign
+        (:meth:`DriveModel.regressor`); 0 gives the exact ``sign(qd)`` (noise-free data).
+        Default (None): measured on the record by :func:`prepare` (never below the noise of
+        a resolution of ``2 pi / 2**32`` rad, a 32-bit count per turn, finer than any
+        encoder); the value used is in the returned data's ``settings``.
 
     Raises
     ------
     ValueError
         Non-positive or non-finite values, a cut-off at or above the Nyquist frequency, a
-        decimation factor outside ``[2, 13]``, negative thresholds.
+        decimation factor outside ``[2, 13]``, negative thresholds or velocity noise.
     TypeError
         Integers given as floats (``trim``, ``filter_order``, ``decimation``).
 
@@ -110,6 +130,7 @@ class Settings:
     ratio_essential: float = 30.0
     joint_offsets: np.ndarray | None = None
     window: tuple[float, float] | None = None
+    velocity_noise: float | np.ndarray | None = None
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -139,6 +160,12 @@ class Settings:
                     raise ValueError(f"velocity_threshold must be >= 0, got {arr.tolist()}")
                 arr.setflags(write=False)
                 set_(self, name, arr)
+        if self.velocity_noise is not None:
+            noise = as_array("velocity_noise", self.velocity_noise, ndim=(0, 1)).copy()
+            if np.any(noise < 0):
+                raise ValueError(f"velocity_noise must be >= 0 (a standard deviation, rad/s), got {noise.tolist()}")
+            noise.setflags(write=False)
+            set_(self, "velocity_noise", float(noise) if noise.ndim == 0 else noise)
         if self.window is not None:
             w = as_array("window", self.window, shape=(2,))
             if not w[0] < w[1]:
@@ -451,6 +478,11 @@ def prepare(
     thr = 0.01 * model.robot.qd_limits if settings.velocity_threshold is None else settings.velocity_threshold
     if thr.shape != (n,):
         raise ValueError(f"settings.velocity_threshold must have shape ({n},), got {thr.shape}")
+    noise = settings.velocity_noise
+    if noise is not None:
+        noise = np.full(n, noise) if np.ndim(noise) == 0 else np.array(noise)
+        if noise.shape != (n,):
+            raise ValueError(f"settings.velocity_noise must be a float or have shape ({n},), got {noise.shape}")
     trim = settings.trim_samples
     if N <= 2 * trim + 3:
         raise ValueError(f"the record has {N} samples, too few to trim {trim} at each end")
@@ -458,8 +490,10 @@ def prepare(
     timings: dict[str, float] = {}
     tic = time.perf_counter()
     tr = model.transmission
-    q = tr.joint_positions(q_motor)
-    q = lowpass(q, settings.cutoff, settings.fs, order=settings.filter_order) + offsets
+    q_raw = tr.joint_positions(q_motor)
+    q = lowpass(q_raw, settings.cutoff, settings.fs, order=settings.filter_order)
+    above = q_raw - q                    # the positions' content above the cut-off
+    q = q + offsets
     qd = differentiate(q, settings.ts)
     qdd = differentiate(qd, settings.ts)
     tau = tr.joint_torques(signal)
@@ -470,6 +504,9 @@ def prepare(
     if np.count_nonzero(sl) < 2:
         raise ValueError(f"settings.window {settings.window} keeps fewer than 2 samples of the record")
     t, q, qd, qdd, tau = t[sl], q[sl], qd[sl], qdd[sl], tau[sl]
+    if noise is None:
+        noise = _record_velocity_noise(above[sl], settings)
+    noise.setflags(write=False)
     timings["filter"] = time.perf_counter() - tic
 
     # the regressor at the full rate, computed in chunks of samples (it is sample-wise, so the
@@ -479,7 +516,7 @@ def prepare(
     Z = np.empty((t.size, rows.size))
     for start in range(0, t.size, _CHUNK):
         c = slice(start, start + _CHUNK)
-        Z[c] = model.regressor(q[c], qd[c], qdd[c])[:, rows, cols]
+        Z[c] = model.regressor(q[c], qd[c], qdd[c], velocity_noise=noise)[:, rows, cols]
     timings["regressor"] = time.perf_counter() - tic
 
     tic = time.perf_counter()
@@ -495,7 +532,38 @@ def prepare(
     timings["decimate"] = time.perf_counter() - tic
     keep = np.abs(qd_d) >= thr
     return IdentificationData(t=t_d, q=q_d, qd=qd_d, qdd=qdd_d, tau=tau_d, Y=Yd, keep=keep, model=model,
-                              settings=settings, timings=timings)
+                              settings=replace(settings, velocity_noise=noise), timings=timings)
+
+
+#: Finest position resolution assumed of any record: a 32-bit count per turn, rad (or m).
+_FINEST_RESOLUTION = 2.0 * np.pi / 2.0**32
+
+
+def _velocity_noise_gain(settings: Settings) -> float:
+    """RMS velocity (1/s) that unit-variance white noise on the positions leaves in ``prepare``.
+
+    The norm of the impulse response of :func:`~robidlib.signals.lowpass` followed by
+    :func:`~robidlib.signals.differentiate` as :func:`prepare` applies them (64.7 /s at
+    100 Hz and 5 kHz).
+    """
+    m = int(np.ceil(20.0 * settings.fs / settings.cutoff))     # the response has died out by then
+    x = np.zeros(2 * m + 1)
+    x[m] = 1.0
+    h = differentiate(lowpass(x, settings.cutoff, settings.fs, order=settings.filter_order), settings.ts)
+    return float(np.sqrt(np.sum(h**2)))
+
+
+def _record_velocity_noise(above: np.ndarray, settings: Settings) -> np.ndarray:
+    """Standard deviation of the velocity noise per joint, from a record.
+
+    ``above`` (N, n) is what the position filter removed, ``q - lowpass(q)``: encoder and
+    recording resolution, and whatever else lies above the cut-off. Taken as white noise of
+    the same RMS (never below that of a uniform quantisation by :data:`_FINEST_RESOLUTION`),
+    the filter and the differentiator leave ``rms * gain`` of it in the velocities.
+    """
+    rms = np.sqrt(np.mean(above**2, axis=0))
+    rms = np.maximum(rms, _FINEST_RESOLUTION / np.sqrt(12.0))
+    return rms * _velocity_noise_gain(settings)
 
 
 def split(data: IdentificationData, fraction: float = 0.7, guard: float = 0.1) -> tuple[IdentificationData, IdentificationData]:
