@@ -1394,8 +1394,15 @@ def _fourier_from(doc: dict) -> FourierTrajectory:
     return FourierTrajectory(wf=doc["wf"], a=doc["a"], b=doc["b"], q0=doc["q0"])
 
 
-def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, directory: Any = None) -> Path:
+def save_excitation(
+    trajectory: Any, name: str, *, directory: str | os.PathLike, meta: dict | None = None, overwrite: bool = False
+) -> Path:
     """Store an excitation as JSON (coefficients, plus what made it) and return the path.
+
+    The file is ``directory/name.json``. Nothing is written into the installed robidlib
+    package (its stored excitations are made in the project's source tree by
+    ``tools/store_excitations.py``), no folder is created and no file replaced unasked (see
+    :mod:`robidlib._io`).
 
     Parameters
     ----------
@@ -1403,11 +1410,13 @@ def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, dir
         The trajectory to store.
     name : str
         File stem (lower-case letters, digits, ``_``, ``-``).
+    directory : str or os.PathLike
+        An existing folder to write to (no default: robidlib writes only where you say).
     meta : dict, optional
         JSON-serialisable description: the robot, the recipe that produced it (function and
         arguments), the condition number reached, the robidlib version.
-    directory : path-like, optional
-        Where to write; default robidlib's package data (``robidlib/data/excitations``).
+    overwrite : bool, default False
+        Replace an existing ``name.json``.
 
     Returns
     -------
@@ -1417,11 +1426,19 @@ def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, dir
     ------
     TypeError
         If ``trajectory`` is neither a :class:`FourierTrajectory` nor a
-        :class:`PolynomialTrajectory`, or ``meta`` not a dict.
+        :class:`PolynomialTrajectory`, ``meta`` not a dict, ``directory`` not a path or
+        ``overwrite`` not a bool.
     ValueError
-        If ``name`` is not a valid file stem or ``meta`` is not JSON-serialisable.
+        If ``name`` is not a valid file stem, ``meta`` is not JSON-serialisable, or
+        ``directory`` is inside the installed robidlib package.
+    FileExistsError
+        If the file exists and ``overwrite`` is False.
+    FileNotFoundError
+        If ``directory`` does not exist.
     """
     import json
+
+    from ._io import destination, write_text
 
     if isinstance(trajectory, FourierTrajectory):
         doc = {"format": "robidlib-fourier-excitation/1", "name": name, **_fourier_doc(trajectory)}
@@ -1435,15 +1452,14 @@ def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, dir
         )
     if meta is not None and not isinstance(meta, dict):
         raise TypeError(f"meta must be a dict, got {type(meta).__name__}")
+    destination(directory, "directory")           # given, a path, not inside the installed package
     path = _excitation_path(name, directory)
     doc["meta"] = meta or {}
     try:
         text = json.dumps(doc, indent=1, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"meta must be JSON-serialisable finite data: {exc}") from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + "\n", encoding="utf-8")
-    return path
+    return write_text(path, text + "\n", overwrite=overwrite)
 
 
 def load_excitation(name: str, *, directory: Any = None) -> tuple[Any, dict]:

@@ -43,7 +43,9 @@ How a case is judged
   watchdog process ends a call stuck in compiled code, see :func:`sweep`).
 
 Each call may grow the address space by :data:`MEMORY_LIMIT` at most (a MemoryError, not the
-operating system's OOM killer, ends an absurd allocation: it counts as ``unclear``).
+operating system's OOM killer, ends an absurd allocation: it counts as ``unclear``), and runs
+robidlib as if installed (``robidlib._io.is_source_checkout`` says no), so that a writer given
+the package's own folder must refuse it.
 
 ``tests/test_bad_input.py`` runs it per module; ``python tests/bad_input_sweep.py [module]
 [--json FILE]`` prints the table: counts per outcome, per category and per module, and every
@@ -495,6 +497,10 @@ def _close_figures() -> None:
         plt.close("all")
 
 
+def _installed(pkg: Any = None) -> bool:
+    return False
+
+
 def run_case(entry: Entry, arg: str, value: Any, spec: Arg) -> tuple[str, str]:
     """Outcome and a short detail (exception type and message) of one substitution."""
     old = signal.signal(signal.SIGALRM, _alarm)
@@ -508,6 +514,10 @@ def run_case(entry: Entry, arg: str, value: Any, spec: Arg) -> tuple[str, str]:
     exc: BaseException | None = None
     result = None
     out = io.StringIO()
+    from robidlib import _io
+
+    in_tree = _io.is_source_checkout
+    _io.is_source_checkout = _installed     # run as an installed package: no case may write into it
     try:
         with warnings.catch_warnings(), contextlib.redirect_stdout(out):
             warnings.simplefilter("ignore")
@@ -518,6 +528,7 @@ def run_case(entry: Entry, arg: str, value: Any, spec: Arg) -> tuple[str, str]:
             raise
         exc = e
     finally:
+        _io.is_source_checkout = in_tree
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
         if limits is not None:

@@ -743,7 +743,8 @@ def entries(o):  # noqa: C901 - one table
     store = tempfile.mkdtemp(prefix="robidlib_sweep_")
     trajectories.save_excitation(ft, "sweep", directory=store)
     add(E("trajectories:save_excitation", trajectories.save_excitation, Obj(ft), Text("x"), argnames=("trajectory", "name"),
-          meta=Obj({"a": 1}), directory=Text(store)))
+          meta=Obj({"a": 1}), directory=Path_(store, extra=(("type", None), ("foreign", trajectories.EXCITATION_DIR))),
+          overwrite=Flag(True)))
     add(E("trajectories:load_excitation", trajectories.load_excitation, Text("sweep"), argnames=("name",),
           directory=Text(store)))
     add(E("trajectories:stored_excitations", trajectories.stored_excitations, directory=Text(store)))
@@ -813,7 +814,8 @@ def entries(o):  # noqa: C901 - one table
     add(E("multibody.study:level_table", mb_study.level_table, Obj(tiny), Obj([("tip_mm", "tip", ".2f")]),
           argnames=("table", "columns"), **piv))
     add(E("multibody.study:save_mixed_study", mb_study.save_mixed_study, Obj(tiny),
-          Text(f"{store}/mixed_study.json"), argnames=("table", "path")))
+          Path_(f"{store}/mixed_study.json", extra=(("type", None), ("foreign", mb_study.STUDY_FILE))),
+          argnames=("table", "path"), overwrite=Flag(True)))
     mb_study.save_mixed_study(tiny, f"{store}/stored_study.json")
     add(E("multibody.study:load_mixed_study", mb_study.load_mixed_study, Text(f"{store}/stored_study.json"),
           argnames=("path",)))

@@ -93,7 +93,7 @@ def entries(o):  # noqa: C901 - one table
     records.save_filter_runs(runs, "sweep", directory=store)
     add(E("estimation.records:save_filter_runs", records.save_filter_runs, Obj(runs, extra=(
         ("unknown", {k: v for k, v in runs.items() if k != "runs"}),)), Text("sweep_copy"), argnames=("result", "name"),
-          directory=Path_(store)))
+          directory=Path_(store, extra=(("type", None), ("foreign", records.RUNS_DIR))), overwrite=Flag(True)))
     add(E("estimation.records:load_filter_runs", records.load_filter_runs, Text("sweep", extra=(
         ("unknown", "no-such-record"),)), argnames=("name",), directory=Path_(store)))
     add(E("estimation.records:stored_filter_runs", records.stored_filter_runs, directory=Path_(store)))

@@ -14,6 +14,7 @@ the unit tests re-run the recipe and compare.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -186,8 +187,15 @@ def _path(name: str, directory: Any) -> Path:
     return Path(RUNS_DIR if directory is None else directory) / f"{name}.json"
 
 
-def save_filter_runs(result: dict[str, Any], name: str, *, directory: Any = None) -> Path:
+def save_filter_runs(
+    result: dict[str, Any], name: str, *, directory: str | os.PathLike, overwrite: bool = False
+) -> Path:
     """Store the result of :func:`simulate_identification` as JSON and return the path.
+
+    The file is ``directory/name.json``. Nothing is written into the installed robidlib
+    package (the stored runs are made in the project's source tree by
+    ``tools/store_filter_runs.py``), no folder is created and no file replaced unasked (see
+    :mod:`robidlib._io`).
 
     Parameters
     ----------
@@ -195,8 +203,10 @@ def save_filter_runs(result: dict[str, Any], name: str, *, directory: Any = None
         As returned by :func:`simulate_identification`.
     name : str
         File stem (lower-case letters, digits, ``_``, ``-``).
-    directory : path-like, optional
-        Default robidlib's package data (``robidlib/data/filter_runs``).
+    directory : str or os.PathLike
+        An existing folder to write to (no default: robidlib writes only where you say).
+    overwrite : bool, default False
+        Replace an existing ``name.json``.
 
     Returns
     -------
@@ -205,32 +215,40 @@ def save_filter_runs(result: dict[str, Any], name: str, *, directory: Any = None
     Raises
     ------
     TypeError
-        If ``result`` is not a dict or ``name`` not a string.
+        If ``result`` is not a dict, ``name`` not a string, ``directory`` not a path or
+        ``overwrite`` not a bool.
     ValueError
         If ``result`` lacks a key of :func:`simulate_identification`'s result, holds
-        non-finite numbers, or ``name`` is not a valid file stem.
+        non-finite numbers, ``name`` is not a valid file stem, or ``directory`` is inside
+        the installed robidlib package.
+    FileExistsError
+        If the file exists and ``overwrite`` is False.
+    FileNotFoundError
+        If ``directory`` does not exist.
     """
+    from .._io import destination, write_text
+
     if not isinstance(result, dict):
         raise TypeError(f"result must be the dict of simulate_identification, got {type(result).__name__}")
     missing = {"meta", "names", "truth", "beta0", "t", "runs"} - set(result)
     if missing:
         raise ValueError(f"result lacks {sorted(missing)} (expected the output of simulate_identification)")
+    destination(directory, "directory")           # given, a path, not inside the installed package
     path = _path(name, directory)
-    doc = {
-        "format": _FORMAT, "name": name, "meta": result["meta"], "names": list(result["names"]),
-        "truth": np.asarray(result["truth"], dtype=float).tolist(),
-        "beta0": np.asarray(result["beta0"], dtype=float).tolist(),
-        "t": np.asarray(result["t"], dtype=float).tolist(),
-        "runs": {label: {k: np.asarray(v, dtype=float).tolist() for k, v in run.items()}
-                 for label, run in result["runs"].items()},
-    }
     try:
+        doc = {
+            "format": _FORMAT, "name": name, "meta": result["meta"], "names": list(result["names"]),
+            "truth": as_array("result['truth']", result["truth"], ndim=1).tolist(),
+            "beta0": as_array("result['beta0']", result["beta0"], ndim=1).tolist(),
+            "t": as_array("result['t']", result["t"], ndim=1).tolist(),
+            "runs": {label: {k: as_array(f"result['runs'][{label!r}][{k!r}]", v).tolist() for k, v in run.items()}
+                     for label, run in result["runs"].items()},
+        }
         text = json.dumps(doc, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"result must hold JSON-serialisable finite data: {exc}") from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + "\n", encoding="utf-8")
-    return path
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise ValueError(f"result must hold JSON-serialisable finite data as simulate_identification returns "
+                         f"it: {exc}") from None
+    return write_text(path, text + "\n", overwrite=overwrite)
 
 
 def load_filter_runs(name: str, *, directory: Any = None) -> dict[str, Any]:
