@@ -43,7 +43,7 @@ from .params import (
 )
 from .spatial import dh_transform, homogeneous, is_rotation, matrix_to_rpy, rpy_to_matrix
 
-__all__ = ["SerialRobot", "forward_kinematics", "JOINT_TYPES", "DEFAULT_LIMITS"]
+__all__ = ["SerialRobot", "forward_kinematics", "JOINT_TYPES", "DEFAULT_LIMITS", "INERTIA_RTOL"]
 
 #: The joint types of a :class:`SerialRobot`.
 JOINT_TYPES: tuple[str, ...] = ("revolute", "prismatic")
@@ -547,6 +547,7 @@ class SerialRobot:
         lock_joints: Iterable[str] = (),
         gravity: ArrayLike | None = None,
         name: str | None = None,
+        inertia_check: str = "refuse",
     ) -> "SerialRobot":
         """A robot from a URDF file or string (parsed with the standard library).
 
@@ -585,6 +586,15 @@ class SerialRobot:
             has one, else ``(0, 0, -9.81)``.
         name : str, optional
             Default: the URDF robot name.
+        inertia_check : {"refuse", "warn"}, default "refuse"
+            What to do with a moving link whose ``<inertia>`` no rigid body has: a negative
+            principal moment (not positive semi-definite: the mass matrix may be indefinite and
+            forward dynamics accelerate against the torque) or principal moments breaking the
+            triangle inequality ``I1 + I2 >= I3``, beyond a relative tolerance
+            ``robidlib.robot.INERTIA_RTOL`` of the largest moment (the rounding of the file's decimals).
+            ``"refuse"`` raises a ``ValueError`` naming the link; ``"warn"`` loads the file as
+            it is with a ``UserWarning`` (a vendor's CAD export, used as a prior). Links fixed
+            to the base are not read.
 
         Returns
         -------
@@ -594,11 +604,13 @@ class SerialRobot:
         ------
         ValueError
             Malformed XML or URDF (missing or duplicate names, unknown link, bad numbers, a
-            negative limit, ``lower >= upper`` other than the all-zero "no limit"), a
-            ``floating`` or ``planar`` joint, a link with two movable branches (the message
-            names the link and the branches), a zero or non-unit axis, a mimic joint in the
-            chain, an unknown ``base_link`` / ``tip_link`` / ``lock_joints`` entry, or no
-            movable joint.
+            negative limit, ``lower >= upper`` other than the all-zero "no limit"), a DTD or
+            an entity declaration (refused explicitly: URDF needs none, and entities can
+            expand without bound), a ``floating`` or ``planar`` joint, a link with two movable
+            branches (the message names the link and the branches), a zero or non-unit axis, a
+            mimic joint in the chain, an unknown ``base_link`` / ``tip_link`` / ``lock_joints``
+            entry, no movable joint, or an inertia that no rigid body has (see
+            ``inertia_check``).
 
         Examples
         --------
@@ -613,7 +625,7 @@ class SerialRobot:
         >>> r.n, r.joint_names, round(float(r.params[5]), 3)   # Iyy about the hinge = 0.02 + 1 * 0.5**2
         (1, ('hinge',), 0.27)
         """
-        return _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name)
+        return _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name, inertia_check)
 
     def to_urdf(self, base_link: str | None = None) -> str:
         """The robot as URDF text, which :meth:`from_urdf` reads back into the same robot.
@@ -895,6 +907,47 @@ def _origin(elem: ET.Element | None, what: str) -> np.ndarray:
     return homogeneous(rpy_to_matrix(rpy), xyz)
 
 
+class _Refused(Exception):
+    """A DTD or an entity met by the parser (raised from its handlers, turned into a ValueError)."""
+
+
+def _parse_xml(text: str) -> ET.Element:
+    """An element tree from XML text, refusing any DTD and entity declaration explicitly.
+
+    URDF needs neither; a DTD can declare entities that expand to gigabytes ("billion laughs")
+    or read files ("external entities"). Rather than rely on the protections of the expat
+    library the system has, the parser stops at the first ``<!DOCTYPE``, entity declaration or
+    external reference (Python's own ``xml.etree`` would expand internal entities).
+    """
+    import xml.parsers.expat
+
+    parser = xml.parsers.expat.ParserCreate()
+    builder = ET.TreeBuilder()
+
+    def refuse(what: str):
+        def handler(*args: Any) -> None:
+            raise _Refused(what)
+        return handler
+
+    parser.StartDoctypeDeclHandler = refuse("a DTD (<!DOCTYPE ...>)")
+    parser.EntityDeclHandler = refuse("an entity declaration")
+    parser.UnparsedEntityDeclHandler = refuse("an entity declaration")
+    parser.ExternalEntityRefHandler = refuse("an external entity")
+    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.StartElementHandler = builder.start
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.data
+    parser.buffer_text = True
+    try:
+        parser.Parse(text, True)
+    except _Refused as exc:
+        raise ValueError(f"source must be a URDF without DTD or entities; it holds {exc} (refused: "
+                         "entities can expand without bound or read other files)") from None
+    except xml.parsers.expat.ExpatError as exc:
+        raise ValueError(f"source is not well-formed XML: {exc}") from None
+    return builder.close()
+
+
 def _read_urdf(source: Any) -> ET.Element:
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
@@ -907,16 +960,13 @@ def _read_urdf(source: Any) -> ET.Element:
             raise ValueError(f"source must be a URDF file or the XML text itself; got {source!r}: no URDF file there")
         with open(source, encoding="utf-8") as fh:
             text = fh.read()
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise ValueError(f"source is not well-formed XML: {exc}") from None
+    root = _parse_xml(text)
     if root.tag != "robot":
         raise ValueError(f"URDF root element must be <robot>, got <{root.tag}>")
     return root
 
 
-def _link_inertial(link: ET.Element) -> np.ndarray:
+def _link_inertial(link: ET.Element, check: str = "refuse") -> np.ndarray:
     lname = link.get("name")
     inertial = link.find("inertial")
     if inertial is None:
@@ -935,8 +985,39 @@ def _link_inertial(link: ET.Element) -> np.ndarray:
     vals = [
         _floats(ie.get(k), 1, f"{what} <inertia {k}>")[0] for k in ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
     ]
+    _check_inertia(lname, inertia_matrix(vals), check)
     Ic = T[:3, :3] @ inertia_matrix(vals) @ T[:3, :3].T
     return _link_params(m, T[:3, 3], Ic, about="com")
+
+
+#: Relative tolerance of the inertia checks of from_urdf: the decimals a URDF prints (five
+#: significant digits or more) round the principal moments by less than this share of the largest.
+INERTIA_RTOL = 1e-5
+
+
+def _check_inertia(lname: str | None, I: np.ndarray, check: str) -> None:
+    """Refuse (or warn about) a rotational inertia no rigid body has: a negative principal moment
+    (the mass matrix may then be indefinite) or principal moments that break the triangle
+    inequalities ``I1 + I2 >= I3`` (for every ordering)."""
+    lam = np.linalg.eigvalsh(0.5 * (I + I.T))
+    tol = INERTIA_RTOL * max(float(np.abs(lam).max()), 0.0)
+    problems = []
+    if lam[0] < -tol:
+        problems.append(f"a negative principal moment {lam[0]:.6g} kg m^2 (principal moments "
+                        f"{', '.join(f'{v:.6g}' for v in lam)}): the inertia is not positive semi-definite")
+    elif lam[0] + lam[1] < lam[2] - tol:
+        problems.append(f"principal moments {', '.join(f'{v:.6g}' for v in lam)} kg m^2 that break the triangle "
+                        f"inequality I1 + I2 >= I3 by {lam[2] - lam[0] - lam[1]:.3g} "
+                        f"({(lam[2] - lam[0] - lam[1]) / lam[2]:.2%} of I3)")
+    if not problems:
+        return
+    msg = (f"URDF: link {lname!r} has {problems[0]}; no rigid body has this inertia (tolerance "
+           f"{INERTIA_RTOL:g} of the largest moment)")
+    if check == "refuse":
+        raise ValueError(msg + "; correct the file, or load it with inertia_check='warn' to use it as it is")
+    import warnings
+
+    warnings.warn(msg + "; loaded as it is (inertia_check='warn')", UserWarning, stacklevel=5)
 
 
 def _limit_value(lim: ET.Element, key: str, joint: str, default: float) -> float:
@@ -957,7 +1038,8 @@ def _file_gravity(root: ET.Element) -> np.ndarray:
     return _floats(el.get("gravity"), 3, "<robidlib gravity>")
 
 
-def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> SerialRobot:
+def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name, inertia_check) -> SerialRobot:
+    check_choice("inertia_check", inertia_check, ("refuse", "warn"))
     root = _read_urdf(source)
     links: dict[str, ET.Element] = {}
     for el in root.findall("link"):
@@ -1018,12 +1100,19 @@ def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> 
     def movable(jn: str) -> bool:
         return joints[jn]["type"] != "fixed" and jn not in locked
 
-    memo: dict[str, bool] = {}
+    # links below which a movable joint hangs: children before parents (an explicit stack, no
+    # recursion: a chain of thousands of fixed joints, as exporters write, is fine)
+    below: dict[str, bool] = {}
+    order, todo = [], [roots[0]]
+    while todo:
+        link = todo.pop()
+        order.append(link)
+        todo.extend(joints[j]["child"] for j in children[link])
+    for link in reversed(order):
+        below[link] = any(movable(j) or below[joints[j]["child"]] for j in children[link])
 
     def has_movable(link: str) -> bool:
-        if link not in memo:
-            memo[link] = any(movable(j) or has_movable(joints[j]["child"]) for j in children[link])
-        return memo[link]
+        return below[link]
 
     path: set[str] = set()
     if tip_link is not None:
@@ -1133,7 +1222,7 @@ def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> 
     params = np.zeros((n, 10))
     for k in range(1, n + 1):
         for link, T in bodies[k]:
-            params[k - 1] += transform_params(_link_inertial(links[link]), T[:3, :3], T[:3, 3])
+            params[k - 1] += transform_params(_link_inertial(links[link], inertia_check), T[:3, :3], T[:3, 3])
     return cls(
         types,
         np.array(origins),

@@ -182,8 +182,13 @@ def entries(o):  # noqa: C901 - one table
           inertia=Vec(np.tile(np.diag([0.1, 0.1, 0.1]), (2, 1, 1))), inertia_about=Choice("com"),
           friction=Vec(np.zeros((2, 2))), gravity=Vec([0, 0, -9.81]), name=Text("dh")))
     urdf = R2.to_urdf()
-    add(E("robot:SerialRobot.from_urdf", SerialRobot.from_urdf, Obj(urdf, alias=("source",)), argnames=("source",),
-          base_link=Text(None), tip_link=Text(None), gravity=Vec([0.0, 0.0, -9.81]), name=Text(None)))
+    laughs = ('<?xml version="1.0"?><!DOCTYPE robot [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;">]>'
+              + urdf[urdf.index("<robot"):])
+    negative = urdf.replace('ixx="', 'ixx="-', 1)
+    add(E("robot:SerialRobot.from_urdf", SerialRobot.from_urdf,
+          Obj(urdf, alias=("source",), extra=(("hostile", laughs), ("negative", negative))), argnames=("source",),
+          base_link=Text(None), tip_link=Text(None), gravity=Vec([0.0, 0.0, -9.81]), name=Text(None),
+          inertia_check=Choice("refuse")))
     add(E("robot:SerialRobot.to_urdf", R2.to_urdf, base_link=Text(None)))
     add(E("robot:forward_kinematics", forward_kinematics, Obj(R2), Batch(Q2), argnames=("robot", "q")))
 
