@@ -122,7 +122,8 @@ def entries(o):  # noqa: C901 - one table
           argnames=("estimator", "problems", "bp", "robot", "beta_true", "beta_prior", "prior_std")))
 
     # ------------------------------------------------------------------ chapter 6: Adaline
-    add(E("checks.adaline:check_stable_rate", adaline.check_stable_rate, Vec(W), Answer(0.05, like="scalar"),
+    add(E("checks.adaline:check_stable_rate", adaline.check_stable_rate, Vec(W, skip=("shape",)),
+          Answer(0.05, like="scalar"),
           argnames=("W", "rate")))
     add(E("checks.adaline:check_delta_rule_epoch", adaline.check_delta_rule_epoch,
           fn(lambda w, W_, d, gamma: w + gamma * W_.T @ (d - W_ @ w)), argnames=("func",)))
@@ -136,20 +137,22 @@ def entries(o):  # noqa: C901 - one table
     Phi = rng.normal(size=(30, 3)) * [1.0, 0.5, 2.0]
     tau = Phi @ np.array([0.3, -1.0, 0.7])
     add(E("checks.hopfield:check_hopfield_connections", hopfield.check_hopfield_connections,
-          Answer(-Phi.T @ Phi / 30), Answer(Phi.T @ tau / 30), Vec(Phi), Vec(tau), argnames=("W", "I", "Phi", "tau")))
+          Answer(-Phi.T @ Phi / 30), Answer(Phi.T @ tau / 30), Vec(Phi, skip=("shape",)), Vec(tau),
+          argnames=("W", "I", "Phi", "tau")))   # a Phi with one more column is another problem: the answer is wrong
     add(E("checks.hopfield:check_slowest_time_constant", hopfield.check_slowest_time_constant,
           Answer(4.0, like="scalar"), Vec(Phi), Pos(2.0), Pos(4.0), argnames=("value", "Phi", "alpha", "beta")))
     tt = np.linspace(0.0, 6.0, 61)
     S = np.where(tt[:, None] < 3.2, [1.0, 2.0], [1.5, 2.0])
     add(E("checks.hopfield:check_tracking", hopfield.check_tracking, Answer(tt), Answer(S), Real(3.0),
-          Vec([1.5, 2.0]), argnames=("t", "S", "t_change", "theta_after"), settle=Pos(1.5), tol=Pos(0.05)))
+          Vec([1.5, 2.0], skip=("shape",)), argnames=("t", "S", "t_change", "theta_after"), settle=Pos(1.5), tol=Pos(0.05)))
     Ns = 60
     ts_ = np.arange(Ns) * 0.05
     Phi3 = rng.normal(size=(Ns, 1, 2))
     theta = np.where(ts_[:, None] < 1.5, [1.0, 2.0], [1.5, 2.0])
     tau3 = np.einsum("knp,kp->kn", Phi3, theta)
     add(E("checks.hopfield:check_window_design", hopfield.check_window_design, Answer(0.05, like="scalar"),
-          Answer(10, like="scalar"), Vec(Phi3), Vec(tau3), Vec(ts_), Pos(4.0), Real(1.5), Vec([1.5, 2.0]),
+          Answer(10, like="scalar"), Vec(Phi3), Vec(tau3), Vec(ts_), Pos(4.0, skip=("shape",)), Real(1.5),
+          Vec([1.5, 2.0]),
           argnames=("beta", "window", "Phi", "tau", "t", "alpha", "t_change", "theta_after"),
           settle=Pos(1.0), tol=Pos(0.05)))
 
