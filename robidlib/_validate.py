@@ -68,8 +68,9 @@ def as_array(
     Raises
     ------
     TypeError
-        If ``x`` cannot be converted to a numeric array, or is complex (and ``dtype`` is
-        real): nothing is silently cast.
+        If ``x`` cannot be converted to a numeric array, is complex (and ``dtype`` is real),
+        or holds booleans (``True``, a bool mask: numbers are meant, and ``True`` would
+        silently become 1): nothing is silently cast.
     ValueError
         If the dimensions, shape or finiteness are not as expected.
     """
@@ -78,6 +79,8 @@ def as_array(
     else:
         if isinstance(x, (str, bytes)):
             raise TypeError(f"{name} must be numeric array-like, got {type(x).__name__}")
+        if isinstance(x, (bool, np.bool_)):
+            raise TypeError(f"{name} must be numeric array-like, got the bool {x!r}")
         try:
             raw = np.asarray(x)
         except (TypeError, ValueError) as exc:               # ragged nested sequences
@@ -89,8 +92,11 @@ def as_array(
             )
         if raw.dtype.kind in "USVMm":
             raise TypeError(f"{name} must be numeric array-like, got an array of dtype {raw.dtype}")
+        if raw.dtype.kind == "b":
+            raise TypeError(f"{name} must be numeric array-like, got an array of bools (a mask?); "
+                            "pass numbers (e.g. mask.astype(float)) if that is what you mean")
         if raw.dtype.kind == "O":                            # None would become NaN, a str a number
-            bad = [v for v in raw.flat if not isinstance(v, numbers.Real)][:1]
+            bad = [v for v in raw.flat if not isinstance(v, numbers.Real) or isinstance(v, (bool, np.bool_))][:1]
             if bad:
                 bad = bad[0]
                 raise TypeError(f"{name} must be numeric array-like, got {type(x).__name__} holding "
