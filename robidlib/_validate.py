@@ -25,6 +25,7 @@ __all__ = [
     "check_choice",
     "check_rng",
     "check_fields",
+    "check_same_robot",
 ]
 
 #: Smallest relative tolerance that means something in double precision (100 ulps of 1).
@@ -301,3 +302,25 @@ def check_fields(obj: Any, *, finite: bool = True, **specs: Sequence[int | str |
                 raise ValueError(f"{name} must have shape ({shown}){why}, got {a.shape}")
         object.__setattr__(obj, name, a)
     return dims
+
+
+def check_same_robot(name: str, base: Any, robot: Any) -> None:
+    """Refuse base parameters computed for a robot of another structure than ``robot``.
+
+    ``base.robot_id`` (set by :func:`robidlib.base.base_parameters` for a robot; None for a
+    matrix ``W``) must equal ``robot.structure_id``: another robot with the same joint count
+    has the same parameter names, but not the same regrouping.
+
+    Raises
+    ------
+    ValueError
+        If both are known and differ; the message names ``name`` and the robot.
+    """
+    rid = getattr(base, "robot_id", None)
+    sid = getattr(robot, "structure_id", None)
+    if rid is not None and sid is not None and rid != sid:
+        raise ValueError(
+            f"{name} was computed for another robot (structure {rid}), not for robot "
+            f"{getattr(robot, 'name', '')!r} (structure {sid}: other joint axes, frames or gravity); compute "
+            "base_parameters(robot) for this one"
+        )

@@ -594,7 +594,7 @@ def is_physically_consistent(
     >>> print(is_physically_consistent(np.r_[good, bad], explain=True).failures[0][:2])
     (2, 'triangle inequality')
     """
-    if explain:
+    if check_flag("explain", explain):
         return consistency_report(pi, tol)
     tol = check_nonnegative("tol", tol)
     per_link = check_flag("per_link", per_link)

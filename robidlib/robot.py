@@ -268,6 +268,31 @@ class SerialRobot:
         return _friction_names(self._n)
 
     @property
+    def structure_id(self) -> str:
+        """A fingerprint of what decides the regressor's columns: joint types, axes, frames, gravity.
+
+        Two robots with the same kinematic structure and the same direction of gravity share
+        it, whatever their inertial and friction parameters, limits and names (so
+        ``robot.with_params(...)`` keeps it); the base parameters computed for one of them
+        (:func:`robidlib.base.base_parameters`) hold it, and the functions that take both a
+        robot and its base parameters refuse base parameters of another robot. Numbers are
+        rounded to 1e-9 (m, rad), so round-off (a URDF written and read back) does not change
+        it.
+        """
+        import hashlib
+
+        g = self._gravity
+        gn = float(np.linalg.norm(g))
+        parts = [
+            np.array([self._n], dtype=float),
+            np.array([t == "prismatic" for t in self._types], dtype=float),
+            np.round(self._axes, 9), np.round(self._origins, 9),
+            np.round(g / gn, 9) if gn > 0 else np.zeros(3),
+        ]
+        data = np.concatenate([np.ravel(a) for a in parts]) + 0.0       # + 0.0: -0.0 -> 0.0
+        return hashlib.sha256(data.tobytes()).hexdigest()[:16]
+
+    @property
     def is_prismatic(self) -> np.ndarray:
         """Boolean mask of the prismatic joints, shape (n,)."""
         return np.array([t == "prismatic" for t in self._types])
@@ -1092,7 +1117,13 @@ def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name, ine
         raise ValueError(f"tip_link {tip_link!r} is not a link of the URDF")
     if isinstance(lock_joints, str):
         lock_joints = (lock_joints,)
-    locked = set(lock_joints)
+    try:
+        locked = set(lock_joints)
+    except TypeError:
+        raise TypeError(f"lock_joints must be joint names (an iterable of str), got {type(lock_joints).__name__}") from None
+    bad = [jn for jn in locked if not isinstance(jn, str)]
+    if bad:
+        raise TypeError(f"lock_joints must hold joint names (str), got {type(bad[0]).__name__} {bad[0]!r}")
     for jn in locked:
         if jn not in joints or joints[jn]["type"] not in _MOVABLE:
             raise ValueError(f"lock_joints entry {jn!r} is not a revolute, continuous or prismatic joint of the URDF")

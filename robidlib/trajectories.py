@@ -39,7 +39,7 @@ import scipy.linalg
 import scipy.optimize
 
 from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_nonnegative, check_positive,
-                        check_rng, check_text, check_tolerance)
+                        check_rng, check_same_robot, check_text, check_tolerance)
 
 __all__ = [
     "Trajectory",
@@ -921,6 +921,7 @@ def _base_of(robot: Any, base: Any, friction: bool) -> Any:
             f"({10 * robot.n} inertial{' + ' + str(2 * robot.n) + ' friction' if friction else ''}); "
             "compute it with base_parameters(robot, friction=...) using the same friction flag"
         )
+    check_same_robot("base", base, robot)
     return base
 
 
@@ -1096,6 +1097,8 @@ class ExcitationResult:
         check_text("message", self.message)
         object.__setattr__(self, "nfev", check_int("nfev", self.nfev, 0))
         check_choice("scaling", self.scaling, ("columns", "none"))
+        if not (hasattr(self.base, "reduce") and hasattr(self.base, "n_params")):
+            raise TypeError(f"base must be a BaseParameters, got {type(self.base).__name__}")
         if not isinstance(self.info, dict):
             raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
 
@@ -1778,7 +1781,7 @@ def random_polynomial(
         Invalid limits, ``fill`` outside (0, 1], bad ``free``, or a ``periodic`` part that
         alone violates the limits.
     TypeError
-        Bad ``robot`` or ``rng``.
+        Bad ``robot`` or ``rng``, a ``periodic`` that is not a FourierTrajectory.
 
     Examples
     --------
@@ -1798,6 +1801,8 @@ def random_polynomial(
     fill = check_positive("fill", fill)
     if fill > 1:
         raise ValueError(f"fill must be in (0, 1] (a fraction of the tightest limit), got {fill}")
+    if periodic is not None and not isinstance(periodic, FourierTrajectory):
+        raise TypeError(f"periodic must be a FourierTrajectory or None, got {type(periodic).__name__}")
     idx = _free_joints(free, n)
     lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
     K = _check_count("n_grid", n_grid)

@@ -218,7 +218,7 @@ class Names(Arg):
 
     def _bad(self):
         v = list(self.value)
-        out = [("shape", v[:-1]), ("type", [3] * len(v)), ("type", "abc")]
+        out = [("shape", v[:-1]), ("type", [3] * len(v)), ("type", "abc")] if v else [("type", [3]), ("type", "abc")]
         if self.known and v:
             out.append(("unknown", ["no-such-name"] + v[1:]))
         return out
@@ -239,10 +239,14 @@ class Func(Arg):
 
 
 class Seed(Arg):
-    """A numpy Generator or an int seed."""
+    """A numpy Generator or an int seed (``none_ok``: None is valid, a default seed)."""
+
+    def __init__(self, value, none_ok=False, **kw):
+        super().__init__(value, **kw)
+        self.none_ok = none_ok
 
     def _bad(self):
-        return [("type", "seed"), ("type", 1.5), ("bool", True), ("type", None)]
+        return [("type", "seed"), ("type", 1.5), ("bool", True)] + ([] if self.none_ok else [("type", None)])
 
 
 class Tol(Pos):
@@ -401,13 +405,13 @@ def public_callables(package: str = "robidlib") -> dict[str, Any]:
 
 
 def signature_args(obj: Any) -> list[str]:
-    """Names of the arguments of a callable a caller passes (no ``self``/``cls``, no ``*args``/``**kw``)."""
+    """Names of the arguments a caller passes (no ``self``/``cls``, ``*args``/``**kw`` or ``_private``)."""
     try:
         sig = inspect.signature(obj)
     except (TypeError, ValueError):
         return []
     out = [p.name for p in sig.parameters.values()
-           if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+           if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and not p.name.startswith("_")]
     if out and out[0] in ("self", "cls") and not inspect.isclass(obj):
         out = out[1:]
     return out

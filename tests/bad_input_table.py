@@ -186,7 +186,7 @@ def entries(o):  # noqa: C901 - one table
               + urdf[urdf.index("<robot"):])
     negative = urdf.replace('ixx="', 'ixx="-', 1)
     add(E("robot:SerialRobot.from_urdf", SerialRobot.from_urdf,
-          Obj(urdf, alias=("source",), extra=(("hostile", laughs), ("negative", negative))), argnames=("source",),
+          Obj(urdf, alias=("source", "URDF"), extra=(("hostile", laughs), ("negative", negative))), argnames=("source",),
           base_link=Text(None), tip_link=Text(None), gravity=Vec([0.0, 0.0, -9.81]), name=Text(None),
           inertia_check=Choice("refuse")))
     add(E("robot:SerialRobot.to_urdf", R2.to_urdf, base_link=Text(None)))
@@ -231,12 +231,12 @@ def entries(o):  # noqa: C901 - one table
 
     # ------------------------------------------------------------------ base
     add(E("base:base_parameters", base.base_parameters, Obj(R2, alias=("robot_or_W", "robot", "W")),
-          argnames=("robot_or_W",), method=Choice("qr"), tol=Tol(1e-8), samples=Int(50), rng=Seed(0),
+          argnames=("robot_or_W",), method=Choice("qr"), tol=Tol(1e-8), samples=Int(50), rng=Seed(0, none_ok=True),
           friction=Flag(False)))
     add(E("base:base_parameters(W)", base.base_parameters, Vec(Wr, alias=("robot_or_W", "W"), skip=("shape",)),
           argnames=("robot_or_W",), tol=Tol(1e-8)))
     add(E("base:random_states", base.random_states, Obj(R2), Int(5, huge=10**13), argnames=("robot", "n_samples"),
-          rng=Seed(0)))
+          rng=Seed(0, none_ok=True)))
     add(E("base:format_relation", base.format_relation, Text("Izz1"), Vec([0.0, 1.0, 0.09]),
           Names(["m1", "Iyy2", "m2"]), argnames=("name", "coeffs", "dep_names"), digits=Int(6)))
     add(E("base:BaseParameters.beta", bp.beta, Vec(P), argnames=("pi",)))
@@ -246,7 +246,7 @@ def entries(o):  # noqa: C901 - one table
     add(E("base:BaseParameters", base.BaseParameters, Choice(bp.method), Int(bp.rank), Names(bp.names),
           Vec(bp.independent), Vec(bp.dependent), Vec(bp.K), Vec(bp.V1), Vec(bp.V2), Vec(bp.singular_values),
           Pos(bp.tol), argnames=("method", "rank", "names", "independent", "dependent", "K", "V1", "V2",
-                              "singular_values", "tol")))
+                              "singular_values", "tol"), robot_id=Text(bp.robot_id, extra=(("empty", ""),))))
 
     # ------------------------------------------------------------------ trajectories
     z2 = np.zeros((21, 2))
@@ -280,7 +280,7 @@ def entries(o):  # noqa: C901 - one table
           base=Obj(bp), friction=Flag(False), scaling=Choice("columns")))
     add(E("trajectories:optimize_excitation", trajectories.optimize_excitation, Obj(R2), Obj(ft),
           argnames=("robot", "initial"), base=Obj(bp), scaling=Choice("columns"), n_starts=Int(1, huge=10**9),
-          rng=Seed(0), n_grid=Int(40, huge=10**12), n_constraint=Int(20, huge=10**12), n_eval=Int(20, huge=10**12),
+          rng=Seed(0, none_ok=True), n_grid=Int(40, huge=10**12), n_constraint=Int(20, huge=10**12), n_eval=Int(20, huge=10**12),
           margin=NonNeg(0.02), maxiter=Int(2), ftol=Tol(1e-6), friction=Flag(False)))
 
     # ------------------------------------------------------------------ signals
@@ -434,7 +434,7 @@ def entries(o):  # noqa: C901 - one table
     sens = validation.sensitivity(R2, beta, track, steps=2, variation=0.3, base=bp)
     add(E("validation:SensitivityResult", validation.SensitivityResult, Names(sens.names), Vec(sens.params),
           Vec(sens.variations), Vec(sens.rms_joint), Vec(sens.rms), Choice(sens.output), Vec(sens.nominal),
-          Vec(sens.failed, skip=("nan", "inf", "complex")), argnames=("names", "params", "variations", "rms_joint",
+          Vec(sens.failed, skip=("nan", "inf", "complex", "bool")), argnames=("names", "params", "variations", "rms_joint",
                                                                    "rms", "output", "nominal", "failed")))
     add(E("validation:SensitivityResult.to_markdown", sens.to_markdown, digits=Int(3), top=Int(2)))
 
@@ -722,7 +722,7 @@ def entries(o):  # noqa: C901 - one table
           argnames=("J",), tol=NonNeg(1e-9)))
     add(E("params:consistency_report", params.consistency_report, Vec(P), argnames=("pi",), tol=NonNeg(0.0)))
     rep = params.consistency_report(P)
-    add(E("params:ConsistencyReport", params.ConsistencyReport, Flag(rep.consistent), Vec(rep.per_link, skip=("nan", "inf", "complex")),
+    add(E("params:ConsistencyReport", params.ConsistencyReport, Flag(rep.consistent), Vec(rep.per_link, skip=("nan", "inf", "complex", "bool")),
           Vec(rep.mass), Vec(rep.min_moment, skip=("nan",)), Vec(rep.triangle_margin, skip=("nan",)),
           Vec(rep.min_eig_pseudo), Obj(rep.failures),
           NonNeg(rep.tol), argnames=("consistent", "per_link", "mass", "min_moment", "triangle_margin",
@@ -741,7 +741,7 @@ def entries(o):  # noqa: C901 - one table
           argnames=("robot", "T", "rng"), degree=Int(3, huge=10**9), fill=Pos(0.8), n_grid=Int(50, huge=10**12)))
     add(E("trajectories:optimize_polynomial_excitation", trajectories.optimize_polynomial_excitation, Obj(R2),
           Obj(trajectories.random_polynomial(R2, 2.0, 0, degree=3, n_grid=50)), argnames=("robot", "initial"),
-          base=Obj(bp), scaling=Choice("columns"), n_starts=Int(1, huge=10**9), rng=Seed(0),
+          base=Obj(bp), scaling=Choice("columns"), n_starts=Int(1, huge=10**9), rng=Seed(0, none_ok=True),
           n_grid=Int(30, huge=10**12), n_constraint=Int(30, huge=10**12), n_eval=Int(40, huge=10**12),
           margin=NonNeg(0.02), maxiter=Int(2), ftol=Tol(1e-6), friction=Flag(False)))
     import tempfile
@@ -793,7 +793,7 @@ def entries(o):  # noqa: C901 - one table
           clock=Choice("cpu"), q0=Vec(q0), on_failure=Choice("raise"), rate=Pos(100.0)))
     ind = mb_study.solve_independently(sys_, mk3[:2], "nrm-wls", q0=q0)
     add(E("multibody.study:IndependentFrames", mb_study.IndependentFrames, Vec(ind.q, skip=("shape",)),
-          Vec(ind.converged), Vec(ind.iterations), Obj(ind.messages),
+          Vec(ind.converged, skip=("bool",)), Vec(ind.iterations), Obj(ind.messages),
           argnames=("q", "converged", "iterations", "messages")))
     add(E("multibody.study:solve_independently", mb_study.solve_independently, Obj(sys_), Vec(mk3[:2]),
           Choice("nrm-wls"), argnames=("system", "markers", "method"), q0=Vec(q0), tol=Tol(1e-10),
@@ -844,13 +844,9 @@ def entries(o):  # noqa: C901 - one table
     add(E("robot:SerialRobot.from_urdf(lock)", SerialRobot.from_urdf, R2.to_urdf(), argnames=("source",),
           lock_joints=Names((), extra=(("unknown", ("no-such-joint",)), ("type", 3)))))
     add(E("dynamics:simulate(max_nfev)", dynamics.simulate, R2, ts, [0.1, 0.2], [0.0, 0.0],
-          argnames=("robot", "t", "q0", "qd0"), max_nfev=Int(200000, huge=10**15)))
+          argnames=("robot", "t", "q0", "qd0"), max_nfev=Int(200000)))   # a huge cap is no cap: valid
     add(E("base:base_parameters(names)", base.base_parameters, Wr, argnames=("robot_or_W",),
           names=Names(("a", "b", "c"))))
-    add(E("base:BaseParameters(_rows)", base.BaseParameters, bp.method, bp.rank, bp.names, bp.independent,
-          bp.dependent, bp.K, bp.V1, bp.V2, bp.singular_values, bp.tol,
-          argnames=("method", "rank", "names", "independent", "dependent", "K", "V1", "V2", "singular_values", "tol"),
-          _rows=Int(0, zero_ok=True)))
     add(E("trajectories:quintic(boundary)", trajectories.quintic, t, [0.0, 0.0], [0.5, -0.5], 1.0,
           argnames=("t", "q0", "qf", "T"), qdf=Vec([0.0, 0.0]), qdd0=Vec([0.0, 0.0]), qddf=Vec([0.0, 0.0])))
     add(E("trajectories:quintic_coefficients(boundary)", trajectories.quintic_coefficients, [0.0], [1.0], 1.0,
@@ -891,11 +887,11 @@ def entries(o):  # noqa: C901 - one table
           params=Vec([1.0, -2.0, 0.5]), n_joints=Int(2, huge=10**12)))
     add(E("estimation:Adaline.to_estimate(names)", ada_fitted.to_estimate, Wr, yr, argnames=("W", "y"), names=nm3))
     add(E("estimation:HopfieldEstimator(names)", hopfield.HopfieldEstimator, 5.0, 1.0, argnames=("alpha", "beta"),
-          names=nm3))
+          names=Names(("a", "b", "c"), skip=("shape",))))   # the count is checked by run (p is not known here)
     add(E("estimation:HopfieldEstimator.to_estimate(names)", hop_fit.to_estimate, o["Phi"], o["tau_h"],
           argnames=("Phi", "tau"), names=nm3))
     add(E("estimation:HopfieldEstimator.run_online(window)", hopfield.HopfieldEstimator(4.0, 0.05).run_online,
-          o["Phi3"], o["tau3"], t3, argnames=("Phi", "tau", "t"), window=Int(3, huge=10**12)))
+          o["Phi3"], o["tau3"], t3, argnames=("Phi", "tau", "t"), window=Int(3)))   # longer than the data: all of it
     add(E("estimation:hopfield_batch(sigma)", hopfield.hopfield_batch, W, y, argnames=("Phi", "tau"), alpha=5.0,
           n_joints=Int(2, huge=10**12), sigma=Vec([0.1, 0.2]), names=Names(bp.base_names)))
     add(E("estimation:hopfield_online(sigma)", hopfield.hopfield_online, Yb3, tau3, t3[:0] if False else
@@ -926,8 +922,9 @@ def entries(o):  # noqa: C901 - one table
           argnames=("robot", "base", "friction", "base_has_friction", "symbolic")))
     add(E("estimation:iterated_extended_smoother(u)", smoother.iterated_extended_smoother, lambda x, u: Fm @ x,
           lambda x, u: Fm, lambda x: Hm @ x, lambda x: Hm, 1e-6 * np.eye(2), [[1e-4]], [0.0, 0.0], np.eye(2),
-          np.linspace(0, 1, 6)[:, None], Vec(np.zeros((5, 1))),
-          argnames=("f", "F_jac", "h", "H_jac", "Q", "R", "x0", "P0", "z", "u")))
+          np.linspace(0, 1, 6)[:, None], np.zeros((5, 1)),
+          argnames=("f", "F_jac", "h", "H_jac", "Q", "R", "x0", "P0", "z", "u"),
+          unswept={"u": "passed unchanged to the user's f and F_jac (any value they accept)"}))
     add(E("validation:sensitivity(names)", validation.sensitivity, R2, beta, track,
           argnames=("robot_or_model", "params", "trajectory"), steps=2, base=Obj(bp, extra=(("foreign", bp_ur5),)),
           names=Names(bp.base_names), scale=Vec(np.abs(beta) + 0.1)))
@@ -946,7 +943,7 @@ def entries(o):  # noqa: C901 - one table
     add(E("benchmark:IdentificationProblem(foreign)", benchmark.IdentificationProblem, Obj(problem.robot, extra=(
         ("foreign", U5),)), Obj(problem.base, extra=(("foreign", bp_ur5), ("foreign", bp_3r))), problem.data,
           problem.prior, argnames=("robot", "base", "data", "prior")))
-    add(E("benchmark:IdentificationProblem.option(default)", problem.option, "ekf", "rel", Obj(None),
+    add(E("benchmark:IdentificationProblem.option(default)", problem.option, "ekf", "rel", None,
           argnames=("method", "key", "default"), unswept={"default": "any value: returned when the option is unset"}))
     add(E("benchmark:add_measurement_noise(torque_noise)", benchmark.add_measurement_noise, clean, 0.02, 0,
           argnames=("data", "level", "rng"), torque_noise=Choice("joint")))
@@ -1023,16 +1020,22 @@ def entries(o):  # noqa: C901 - one table
     add(E("multibody:KinematicsResult(info)", mb_solvers.KinematicsResult, kres.q, kres.angles, kres.iterations,
           kres.time, kres.phi_norm, kres.max_violation, kres.method, kres.tol,
           argnames=("q", "angles", "iterations", "time", "phi_norm", "max_violation", "method", "tol"), info=Obj({})))
-    add(E("multibody:Constraint.phi(p)", bound.phi, q0, argnames=("q",), p=Obj(None, extra=(("type", "p"),)),
-          unswept={}))
-    add(E("multibody:Constraint.gamma(pdd)", bound.gamma, q0, qd0, argnames=("q", "qd"),
-          pdd=Obj(None, extra=(("type", "p"),))))
+    add(E("multibody:Constraint.phi(p)", bound.phi, q0, argnames=("q",), p=None,
+          unswept={"p": "the driving data of drivers; a topological constraint (here a spherical joint) has none"}))
+    add(E("multibody:Constraint.gamma(pdd)", bound.gamma, q0, qd0, argnames=("q", "qd"), pdd=None,
+          unswept={"pdd": "the driving data of drivers; a topological constraint has none"}))
+    other_2r = SerialRobot.from_dh("RR", a=[0.0, 0.3], alpha=[np.pi / 2, 0.0], d=[0.2, 0.0], mass=[1.0, 1.0],
+                                   com=[[0.1, 0, 0], [0.1, 0, 0]], inertia=np.tile([0.01, 0.01, 0.01, 0, 0, 0], (2, 1)))
+    bp_2r = base.base_parameters(other_2r, rng=0)        # another 2-joint robot: same names, other regrouping
     add(E("regressor:regressor(foreign base)", regressor_module.regressor, R2, Q2, QD2, QDD2,
           argnames=("robot", "q", "qd", "qdd"), base=Obj(bp, extra=(("foreign", bp_3r), ("foreign", bp_ur5),
+                                                                     ("foreign", bp_2r),
                                                                      ("foreign", base.base_parameters(
                                                                          R2.with_gravity([0, 0, 0]), rng=0))))))
+    add(E("base:check_base_of", base.check_base_of, Obj(R2), Obj(bp, extra=(("foreign", bp_2r), ("foreign", bp_ur5))),
+          argnames=("robot", "base"), name=Text("base"), friction=Flag(False)))
     add(E("base:BaseParameters.reduce(foreign)", bp.reduce, Vec(regressor_module.regressor(R2, Q2, QD2, QDD2),
-                                                                 extra=(("foreign",
+                                                                 skip=("empty",), extra=(("foreign",
                                                                          regressor_module.regressor(U5, np.zeros(6),
                                                                                                     np.zeros(6),
                                                                                                     np.zeros(6))),)),

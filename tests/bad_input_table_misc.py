@@ -105,7 +105,7 @@ def entries(o):  # noqa: C901 - one table
           argnames=("robot", "excitation"), duration=Pos(0.2), dt=Pos(0.02), sigma_q=Pos(1e-3), cad_error=NonNeg(0.1),
           p0_rel=NonNeg(0.25), p0_floor=NonNeg(0.002), qd_noise=NonNeg(1e-8), seed=Int(7, zero_ok=True),
           settings=Obj((("euler", "hold"),), extra=(("unknown", (("leapfrog", "hold"),)),)),
-          every=Int(5, huge=10**12)))
+          every=Int(5)))   # a huge stride keeps the first and last samples: valid
 
     # ------------------------------------------------------------------ estimation.physical
     r2 = planar_2r(friction=[[0.2, 0.1], [0.1, 0.05]])
@@ -119,7 +119,8 @@ def entries(o):  # noqa: C901 - one table
     bpf = rl.base_parameters(r2, friction=True, rng=0)
     other_bp = o["bp"]
     ur5 = rl.models.ur5()
-    common = dict(prior=Vec(truth), min_mass=NonNeg(0.0), bounds=Obj({"m1": (0.1, 10.0)}, extra=(
+    per_link = dict(skip=("shape",), extra=(("shape", [0.0, 0.0, 0.0]),))     # a scalar or one per link
+    common = dict(prior=Vec(truth), min_mass=NonNeg(0.0, **per_link), bounds=Obj({"m1": (0.1, 10.0)}, extra=(
         ("unknown", {"no_such": (0.0, 1.0)}), ("negative", {"m1": (2.0, 1.0)}), ("nan", {"m1": (np.nan, 1.0)}))),
                   bp=Obj(bpf, extra=(("foreign", other_bp),)))
     add(E("estimation.physical:physical_ls", physical.physical_ls, Vec(Wf), Vec(yf),
@@ -128,12 +129,13 @@ def entries(o):  # noqa: C901 - one table
           margin=NonNeg(0.0), solver=Choice("CLARABEL"), solver_options=Obj({}, extra=(("unknown", {"no_such": 1}),)),
           **common))
     add(E("estimation.physical:physical_ls(min_mass)", physical.physical_ls, Wf, yf, r2, argnames=("W", "y", "robot"),
-          min_mass=NonNeg(0.0, extra=(("huge", 1e300), ("huge", 1e30)))))
+          min_mass=NonNeg(0.0, skip=("shape",), extra=(("huge", 1e300), ("huge", 1e30), ("huge", 1e200),
+                                                       ("huge", [1e300, 0.0])))))
     add(E("estimation.physical:bounded_ls", physical.bounded_ls, Vec(Wf), Vec(yf), Obj(r2, extra=(("foreign", ur5),)),
           argnames=("W", "y", "robot"), reg=NonNeg(1e-6), reg_space=Choice("null"), friction=Flag(True),
           extra_names=Names(()), rel_bound=Pos(0.5), **common))
     beta = bpf.beta(truth)
-    ph = dict(consistency=Choice("full"), margin=NonNeg(0.0), min_mass=NonNeg(0.0),
+    ph = dict(consistency=Choice("full"), margin=NonNeg(0.0), min_mass=NonNeg(0.0, **per_link),
               bounds=common["bounds"], solver=Choice("CLARABEL"), solver_options=Obj({}))
     add(E("estimation.physical:standard_from_base", physical.standard_from_base, Vec(beta),
           Obj(bpf, extra=(("foreign", other_bp),)), Obj(r2, extra=(("foreign", ur5),)), argnames=("beta", "bp", "robot"),

@@ -37,7 +37,7 @@ from typing import Any, Sequence
 import numpy as np
 import scipy.linalg
 
-from .._validate import as_array, check_choice, check_flag, check_positive, check_rng, check_tolerance
+from .._validate import as_array, check_choice, check_flag, check_names, check_positive, check_rng, check_tolerance
 from ._estimate import Estimate
 from .lsq import default_rank_tol
 
@@ -123,9 +123,7 @@ def _estimate_at(
     if names is None:
         names = tuple(f"p{i + 1}" for i in range(p))
     else:
-        names = tuple(str(n) for n in names)
-        if len(names) != p:
-            raise ValueError(f"names must have {p} entries (one per column of W), got {len(names)}")
+        names = check_names("names", names, p)
     _, s, Vt = scipy.linalg.svd(W, full_matrices=False)
     tol = default_rank_tol(s, W.shape)
     rank = int(np.count_nonzero(s > tol))
