@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bad_input_sweep import E, Choice, Flag, Func, Int, Names, NonNeg, Obj, Path_, Pos, Seed, Series, Text, Vec
+from bad_input_sweep import E, Batch, Choice, Flag, Func, Int, Names, NonNeg, Obj, Path_, Pos, Seed, Series, Vec
 
 
 def entries(o):  # noqa: C901 - one table
@@ -49,7 +49,7 @@ def entries(o):  # noqa: C901 - one table
           argnames=("motor_matrix",), torque_constants=Vec([0.4, 0.3])))
     for meth, nm in (("joint_positions", "q_motor"), ("motor_positions", "q"), ("joint_torques", "signal"),
                      ("motor_signals", "tau")):
-        add(E(f"identification:Transmission.{meth}", getattr(tr, meth), Vec(q[:5]), argnames=(nm,)))
+        add(E(f"identification:Transmission.{meth}", getattr(tr, meth), Batch(q[:5]), argnames=(nm,)))
 
     # ------------------------------------------------------------------ model
     add(E("identification:khalil_name", model_mod.khalil_name, Choice("Izz1", alias=("name",)), argnames=("name",)))
@@ -69,12 +69,12 @@ def entries(o):  # noqa: C901 - one table
 
     # ------------------------------------------------------------------ preprocess
     add(E("identification:Settings", idf.Settings, Pos(ts), argnames=("ts",), cutoff=Pos(20.0),
-          filter_order=Int(4, huge=10**6), trim=Int(10, zero_ok=True, huge=10**15),
+          filter_order=Int(4, huge=10**6), trim=Int(10, zero_ok=True),   # a trim longer than the record: prepare
           decimation=Vec((5,), skip=("nan", "inf", "complex", "empty")),
-          velocity_threshold=Vec([0.01, 0.01]), ratio_essential=Pos(30.0),
-          joint_offsets=Vec([0.0, 0.0]), window=Vec((0.0, 2.0))))
+          velocity_threshold=Vec([0.01, 0.01], skip=("shape",)), ratio_essential=Pos(30.0),   # length: prepare
+          joint_offsets=Vec([0.0, 0.0], skip=("shape",)), window=Vec((0.0, 2.0))))
     add(E("identification:Settings.from_figaroh", idf.Settings.from_figaroh, Obj(o["tx40"].settings),
-          argnames=("config",), joint_offsets=Vec(np.zeros(6)), cutoff=Pos(50.0)))
+          argnames=("config",), joint_offsets=Vec(np.zeros(6), skip=("shape",)), cutoff=Pos(50.0)))
     add(E("identification:IdentificationData", preprocess.IdentificationData, Vec(data.t), Vec(data.q),
           Vec(data.qd), Vec(data.qdd), Vec(data.tau), Vec(data.Y), Vec(data.keep, skip=("bool", "nan", "inf", "complex")),
           Obj(model), Obj(settings),
@@ -146,9 +146,10 @@ def entries(o):  # noqa: C901 - one table
     src = pub["sources"]["figaroh_essential"]
     nm = tuple(src["parameters"])
     val_ = np.array([src["parameters"][k]["wls"] for k in nm], dtype=float)
-    add(E("datasets:to_figaroh_convention", tx.to_figaroh_convention, Names(nm, known=True), Vec(val_),
+    # names the conversion does not concern pass unchanged (documented): unknown names are valid
+    add(E("datasets:to_figaroh_convention", tx.to_figaroh_convention, Names(nm), Vec(val_),
           argnames=("names", "values"), cov=Vec(np.diag(np.full(len(nm), 1e-4)))))
-    add(E("datasets:compare_with_published", tx.compare_with_published, Names(nm, known=True), Vec(val_),
+    add(E("datasets:compare_with_published", tx.compare_with_published, Names(nm), Vec(val_),
           Vec(np.diag(np.full(len(nm), 1e-4))), argnames=("names", "values", "cov"),
           source=Choice("figaroh_essential"), method=Choice("wls")))
     add(E("datasets:StaubliTX40", tx.StaubliTX40, Vec(d.t[:50]), Vec(d.q_motor[:50]), Vec(d.tau_motor[:50]),

@@ -93,6 +93,13 @@ class PipelineRun:
     validation: Validation
     timings: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        for name, cls in (("data", IdentificationData), ("train", IdentificationData), ("test", IdentificationData),
+                          ("result", IdentificationResult), ("training", Validation), ("validation", Validation),
+                          ("timings", dict)):
+            if not isinstance(getattr(self, name), cls):
+                raise TypeError(f"{name} must be {cls.__name__}, got {type(getattr(self, name)).__name__}")
+
 
 def run(
     t: ArrayLike,

@@ -222,7 +222,8 @@ def validate(
         raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
     methods = check_names("methods", methods)
     for m in methods:
-        check_choice("methods entry", m, _ESTIMATES)
+        if m not in _ESTIMATES:
+            raise ValueError(f"unknown estimate {m!r} in methods; expected some of {', '.join(map(repr, _ESTIMATES))}")
     check_flag("use_keep", use_keep)
     mask = data.keep if use_keep else np.ones_like(data.keep)
     per, tot, rms, pred = {}, {}, {}, {}
