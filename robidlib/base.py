@@ -546,7 +546,8 @@ def check_base_of(robot: Any, base: Any, name: str = "base", friction: bool | No
     Raises
     ------
     TypeError
-        If ``base`` is not a :class:`BaseParameters`.
+        If ``base`` is not a :class:`BaseParameters`, ``robot`` not a robot, ``name`` not a
+        string or ``friction`` neither a bool nor None.
     ValueError
         If its parameters are not the robot's (another joint count, friction columns where
         none are expected or the reverse), or it was computed for a robot of another
@@ -559,6 +560,11 @@ def check_base_of(robot: Any, base: Any, name: str = "base", friction: bool | No
     >>> check_base_of(planar_2r().with_params(2 * planar_2r().params), bp) is bp   # same structure
     True
     """
+    check_text("name", name)
+    if not all(hasattr(robot, a) for a in ("param_names", "friction_names", "structure_id")):
+        raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
+    if friction is not None:
+        friction = check_flag("friction", friction)
     if not isinstance(base, BaseParameters):
         raise TypeError(f"{name} must be a BaseParameters (base_parameters(robot)), got {type(base).__name__}")
     rigid = tuple(robot.param_names)

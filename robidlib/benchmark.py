@@ -720,13 +720,15 @@ def prior_std(
     Returns
     -------
     numpy.ndarray, shape (r,)
-        Sample standard deviations (``ddof = 1``); a parameter that no error can change
-        gets the smallest positive value of the others (a standard deviation must be > 0).
+        Sample standard deviations (``ddof = 1``); a parameter that no error can change (a
+        spread at round-off level, below ``100 eps max|beta|``) gets the smallest value of the
+        others (a standard deviation must be > 0).
 
     Raises
     ------
     ValueError
-        If ``n_samples < 2`` or a size is invalid.
+        If ``n_samples < 2``, a size is invalid, or the sizes change no base parameter beyond
+        round-off.
 
     Examples
     --------
@@ -744,10 +746,13 @@ def prior_std(
         raise ValueError(f"n_samples must be an integer from 2 to 1e6, got {n_samples!r}")
     B = np.array([base.beta(perturb_robot(robot, gen, **sizes).params) for _ in range(int(n_samples))])
     sd = B.std(axis=0, ddof=1)
-    positive = sd[sd > 0]
+    # a spread at the round-off level of beta is no spread: the perturbation did not change it
+    floor = 100 * np.finfo(float).eps * max(float(np.abs(B).max()), np.finfo(float).tiny)
+    positive = sd[sd > floor]
     if positive.size == 0:
-        raise ValueError("the perturbations change no base parameter: give non-zero sizes")
-    return np.where(sd > 0, sd, positive.min())
+        raise ValueError(f"the perturbation sizes {sizes or 'given'} change no base parameter (their spread is "
+                         "round-off); expected a non-zero mass, com, inertia or angle")
+    return np.where(sd > floor, sd, positive.min())
 
 
 def clean_experiment(robot: Any, trajectory: Any) -> IdentificationData:

@@ -150,8 +150,9 @@ def quintic_coefficients(
     """Coefficients ``a0..a5`` of ``q(t) = a0 + a1 t + ... + a5 t^5`` per joint.
 
     The six boundary conditions (position, velocity and acceleration at ``t = 0`` and
-    ``t = T``) give a 6x6 linear system ``M(T) a = c``, solved for all joints at once
-    with ``scipy.linalg.solve``.
+    ``t = T``) give a 6x6 linear system, solved for all joints at once with
+    ``scipy.linalg.solve`` in the normalised time ``s = t / T`` (``M(1) b = c(T)``, a
+    well-conditioned system whatever ``T``); then ``a_k = b_k / T^k``.
 
     Parameters
     ----------
@@ -170,8 +171,8 @@ def quintic_coefficients(
     Raises
     ------
     ValueError
-        If a value is not finite, ``T <= 0``, or the boundary arrays have different
-        lengths.
+        If a value is not finite, ``T <= 0``, the boundary arrays have different lengths, or
+        ``T`` is so short or long that a coefficient overflows double precision.
 
     Examples
     --------
@@ -181,8 +182,15 @@ def quintic_coefficients(
     """
     T = check_positive("T", T)
     _, b = _boundary(q0=q0, qd0=qd0, qdd0=qdd0, qf=qf, qdf=qdf, qddf=qddf)
-    rhs = np.vstack([b["q0"], b["qd0"], b["qdd0"], b["qf"], b["qdf"], b["qddf"]])
-    return scipy.linalg.solve(_quintic_matrix(T), rhs)
+    Tf = np.float64(T)                  # numpy powers overflow to inf (Python's raise OverflowError)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        rhs = np.vstack([b["q0"], Tf * b["qd0"], Tf**2 * b["qdd0"], b["qf"], Tf * b["qdf"], Tf**2 * b["qddf"]])
+        coef = scipy.linalg.solve(_quintic_matrix(1.0), rhs) if np.all(np.isfinite(rhs)) else rhs[:6] * np.nan
+        a = coef / (Tf ** np.arange(6.0))[:, None]
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"T = {T:g} s is too short or too long for these boundary values: a coefficient "
+                         "overflows double precision; expected a duration on the scale of the motion")
+    return a
 
 
 def _eval_poly(coef: np.ndarray, tau: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -917,9 +925,9 @@ def _base_of(robot: Any, base: Any, friction: bool) -> Any:
         raise TypeError(f"base must be a robidlib.base.BaseParameters, got {type(base).__name__}")
     if base.n_params != p:
         raise ValueError(
-            f"base describes {base.n_params} standard parameters but the robot has {p} "
-            f"({10 * robot.n} inertial{' + ' + str(2 * robot.n) + ' friction' if friction else ''}); "
-            "compute it with base_parameters(robot, friction=...) using the same friction flag"
+            f"base must describe the robot's {p} standard parameters "
+            f"({10 * robot.n} inertial{' + ' + str(2 * robot.n) + ' friction' if friction else ''}), got "
+            f"{base.n_params}; compute it with base_parameters(robot, friction=...) using the same friction flag"
         )
     check_same_robot("base", base, robot)
     return base

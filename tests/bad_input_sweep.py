@@ -28,7 +28,9 @@ The bad values (one argument at a time; categories in :data:`CATEGORIES`): NaN a
 complex, wrong shapes, empty arrays, wrong types (a string, a list of strings, another
 object), ``True`` and bool arrays where numbers are meant, negative and zero values, sizes so
 large they would hang or exhaust memory, tolerances below round-off, unknown names, and
-*foreign* objects (another robot's base parameters, a robot with another joint count...).
+*foreign* objects (another robot's base parameters, a robot with another joint count...),
+hostile answer strings, and *degenerate* but finite values (an asymmetric covariance,
+coinciding markers, all-zero data).
 
 How a case is judged
 --------------------
@@ -86,7 +88,7 @@ WATCHDOG_GRACE = 10.0
 
 #: Categories of bad input.
 CATEGORIES = ("nan", "inf", "complex", "shape", "empty", "type", "bool", "negative", "zero", "huge", "tiny",
-              "unknown", "foreign", "hostile")
+              "unknown", "foreign", "hostile", "degenerate")
 
 OUTCOMES = ("clear", "unclear", "silent", "hang")
 

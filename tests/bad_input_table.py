@@ -135,16 +135,16 @@ def entries(o):  # noqa: C901 - one table
     add(E("spatial:inverse_transform", spatial.inverse_transform, Vec(np.eye(4), skip=("empty",)), argnames=("T",)))
     add(E("spatial:dh_transform", spatial.dh_transform, *[Real(v, skip=("shape",)) for v in (0.5, 0.1, 0.2, 0.3)],
           argnames=("a", "alpha", "d", "theta")))
-    add(E("spatial:is_rotation", spatial.is_rotation, Vec(np.eye(3), skip=("empty", "nan", "inf")), NonNeg(1e-9),
+    add(E("spatial:is_rotation", spatial.is_rotation, Vec(np.eye(3), skip=("empty", "nan", "inf")), Tol(1e-9),
           argnames=("R", "tol")))
 
     # ------------------------------------------------------------------ params
-    add(E("params:param_names", params.param_names, Int(2), argnames=("n",)))
-    add(E("params:friction_names", params.friction_names, Int(2), argnames=("n",),
+    add(E("params:param_names", params.param_names, Int(2, huge=10**9), argnames=("n",)))       # item 7
+    add(E("params:friction_names", params.friction_names, Int(2, huge=10**9), argnames=("n",),
           terms=Names(("viscous", "coulomb"), skip=("shape",)), offset=Flag(False)))
     add(E("params:inertia_matrix", params.inertia_matrix, Vec(I6, skip=("empty",)), argnames=("v",)))
     add(E("params:inertia_vector", params.inertia_vector, Vec(params.inertia_matrix(I6), skip=("empty",)),
-          argnames=("I",), tol=NonNeg(1e-9)))
+          argnames=("I",), tol=Tol(1e-9, skip=("zero",))))   # 0: exactly symmetric
     for f in (params.com_to_origin, params.origin_to_com):
         add(E(f"params:{f.__name__}", f, Vec(2.0), Vec([0.1, 0.0, 0.0]), Vec(np.diag([1.0, 2.0, 3.0])),
               argnames=("mass", "com", f.__code__.co_varnames[2])))
@@ -492,13 +492,13 @@ def entries(o):  # noqa: C901 - one table
     add(E("multibody:skew", mb_body.skew, Vec([1.0, 2.0, 3.0], skip=("empty",)), argnames=("a",)))
     q9 = mb_body.full_to_reduced(o["qb"])
     add(E("multibody:reduced_to_full", mb_body.reduced_to_full, Vec(q9), argnames=("q_reduced",)))
-    add(E("multibody:full_to_reduced", mb_body.full_to_reduced, Vec(o["qb"]), argnames=("q_full",), tol=Pos(1e-8)))
+    add(E("multibody:full_to_reduced", mb_body.full_to_reduced, Vec(o["qb"]), argnames=("q_full",), tol=Tol(1e-8)))
     add(E("multibody:expansion_jacobian", mb_body.expansion_jacobian, Vec(q9), argnames=("q_reduced",)))
     add(E("multibody:body_coordinates", mb_body.body_coordinates, Vec([1.0, 2.0, 3.0]), Vec(np.eye(3)),
-          argnames=("origin", "rotation"), tol=Pos(1e-9)))
+          argnames=("origin", "rotation"), tol=Tol(1e-9)))
     add(E("multibody:body_pose", mb_body.body_pose, Vec(o["qb"], alias=("q_body",)), argnames=("q_body",)))
     add(E("multibody:check_body_vectors", mb_body.check_body_vectors, Vec(o["qb"]), argnames=("q_body",),
-          tol=Pos(1e-6), name=Text("q_body")))
+          tol=Tol(1e-6), name=Text("q_body")))
     add(E("multibody:Spherical", mb_con.Spherical, Text("ground"), Vec([0.0, 0.0, 0.0]), Text("b"), Vec([0.0, 0.0, -1.0]),
           argnames=("body_i", "point_i", "body_j", "point_j")))
     add(E("multibody:Revolute", mb_con.Revolute, Text("ground"), Vec([0.0, 0.0, 0.0]), Vec([0.0, 0.0, 1.0]), Text("b"),
@@ -719,7 +719,7 @@ def entries(o):  # noqa: C901 - one table
     pi1 = P[:10]
     add(E("params:pseudo_inertia", params.pseudo_inertia, Vec(pi1, skip=("shape",)), argnames=("pi_j",)))
     add(E("params:pseudo_inertia_params", params.pseudo_inertia_params, Vec(params.pseudo_inertia(pi1)),
-          argnames=("J",), tol=NonNeg(1e-9)))
+          argnames=("J",), tol=Tol(1e-9, skip=("zero",))))
     add(E("params:consistency_report", params.consistency_report, Vec(P), argnames=("pi",), tol=NonNeg(0.0)))
     rep = params.consistency_report(P)
     add(E("params:ConsistencyReport", params.ConsistencyReport, Flag(rep.consistent), Vec(rep.per_link, skip=("nan", "inf", "complex", "bool")),
@@ -1040,6 +1040,24 @@ def entries(o):  # noqa: C901 - one table
                                                                                                     np.zeros(6),
                                                                                                     np.zeros(6))),)),
           argnames=("W",)))
+    # issue 26's numbered items as cases: degenerate but finite values
+    add(E("estimation:nees(asymmetric P)", consistency.nees, [1.0, 2.0], Vec(np.diag([1.0, 4.0]), extra=(
+        ("degenerate", np.array([[1.0, 0.5], [0.0, 4.0]])),)), argnames=("error", "P")))                # item 4
+    same = np.repeat(markers[:, :1], markers.shape[1], axis=1)
+    for f in (mb_solvers.pose_from_markers, mb_solvers.angles_from_markers):                            # item 6
+        add(E(f"multibody:{f.__name__}(coincident markers)", f, sys_, Vec(markers, skip=("empty",), extra=(
+            ("degenerate", same),)), argnames=("system", "markers")))
+    add(E("estimation:Adaline.fit(zero data)", adaline.Adaline(0.1, mode="batch", normalized=True, epochs=3, rng=0).fit,
+          Vec(Wr, skip=("shape",), extra=(("degenerate", np.zeros_like(Wr)),)), Vec(yr), argnames=("W", "y")))  # 10
+    add(E("signals:lowpass(extreme)", signals.lowpass, x, Pos(5.0, extra=(("tiny", 1e-300), ("tiny", 1e-9))),   # 11
+          Pos(100.0, extra=(("huge", 1e300),)), argnames=("x", "cutoff", "fs")))
+    add(E("signals:decimate(extreme)", signals.decimate, x, 2, argnames=("x", "factor"),
+          fs=Pos(100.0, extra=(("huge", 1e300),)), cutoff=Pos(10.0, extra=(("tiny", 1e-300),))))
+    add(E("trajectories:quintic_coefficients(extreme T)", trajectories.quintic_coefficients, [0.0], [1.0],
+          Pos(1.0, extra=(("tiny", 1e-300), ("tiny", 1e-160), ("huge", 1e300), ("huge", 1e160))),
+          argnames=("q0", "qf", "T")))
+    add(E("benchmark:prior_std(sizes)", benchmark.prior_std, U5, bp_ur5, 0, argnames=("robot", "base", "rng"),
+          n_samples=5, mass=NonNeg(0.1, extra=(("degenerate", 0.0),)), com=0.0, inertia=0.0, angle=0.0))   # 15
     return T
 
 

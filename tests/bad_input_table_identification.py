@@ -91,7 +91,8 @@ def entries(o):  # noqa: C901 - one table
     add(E("identification:split", idf.split, Obj(data), Pos(0.7), NonNeg(0.1), argnames=("data", "fraction", "guard")))
 
     # ------------------------------------------------------------------ estimate
-    add(E("identification:joint_sigmas", estimate.joint_sigmas, Vec(W), Vec(y), Vec(joint), Int(2, huge=10**12),
+    add(E("identification:joint_sigmas", estimate.joint_sigmas, Vec(W, skip=("shape",)), Vec(y), Vec(joint),
+          Int(2, huge=10**12),
           argnames=("W", "y", "joint", "n")))
     add(E("identification:essential_parameters", estimate.essential_parameters, Vec(W), Vec(y),
           Names(names), Pos(30.0), argnames=("W", "y", "names", "ratio")))
@@ -99,20 +100,22 @@ def entries(o):  # noqa: C901 - one table
           base=Obj(res.base, extra=(("foreign", other_bp),)), ratio_essential=Pos(30.0),
           physical=Func(lambda p: None)))
     add(E("identification:physical_estimator", estimate.physical_estimator, reg=NonNeg(1e-6),
-          consistency=Choice("full"), margin=NonNeg(0.0), min_mass=NonNeg(0.0),
+          consistency=Choice("full"), margin=NonNeg(0.0), min_mass=NonNeg(0.0, skip=("shape",)),   # or per link
           bounds=Obj({"m1": (0.1, 10.0)}), drives_nonnegative=Flag(True), solver=Choice("CLARABEL"),
           solver_options=Obj({})))
     add(E("identification:IdentificationResult", estimate.IdentificationResult, Obj(res.base), Obj(res.ols),
           Obj(res.wls), Obj(res.essential), Obj(res.essential_ols), Vec(res.essential_index),
           Obj(res.essential_history), Vec(res.sigma_joint), Vec(res.rows_per_joint), Obj(model),
           argnames=("base", "ols", "wls", "essential", "essential_ols", "essential_index", "essential_history",
-                    "sigma_joint", "rows_per_joint", "model"), physical=Obj(None), timings=Obj({})))
+                    "sigma_joint", "rows_per_joint", "model"), physical=None, timings=Obj({}),
+          unswept={"physical": "whatever the physical hook returned (any object, or None)"}))
     add(E("identification:IdentificationResult.estimate", res.estimate, Choice("wls"), argnames=("which",)))
     add(E("identification:IdentificationResult.full_base_vector", res.full_base_vector, Choice("wls"),
           argnames=("which",)))
     add(E("identification:IdentificationResult.predict", res.predict, Obj(data), Choice("wls"),
           argnames=("data", "which")))
-    add(E("identification:PhysicalProblem", estimate.PhysicalProblem, Vec(W), Vec(y), Vec(joint), Vec(res.sigma_joint),
+    Wf, yf, jf = data.stack()                   # every column of the model, as identify hands the hook
+    add(E("identification:PhysicalProblem", estimate.PhysicalProblem, Vec(Wf), Vec(yf), Vec(jf), Vec(res.sigma_joint),
           Obj(model), Obj(res.base), Obj(res.wls), Vec(model.pack()),
           argnames=("W", "y", "joint", "sigma_joint", "model", "base", "wls", "prior")))
 

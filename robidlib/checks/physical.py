@@ -276,7 +276,11 @@ def check_mass_bound(
     if not lo <= hi:
         raise ValueError(f"bounds must be (lower, upper) with lower <= upper, got {bounds!r}")
     W = as_array("W", W, ndim=2)
-    y = as_array("y", y, shape=(W.shape[0],))
+    if W.size == 0:
+        raise ValueError(f"W must have rows and columns, got shape {W.shape}")
+    y = as_array("y", y, ndim=1)
+    if y.shape != (W.shape[0],):
+        raise ValueError(f"y must have shape ({W.shape[0]},) (one per row of W), got {y.shape}")
     if W.shape[1] != 12 * n:
         raise ValueError(f"W must have the {12 * n} columns of the inertial and friction parameters, got {W.shape[1]}")
     ok, x = as_answer_array(params, "params", shape=(W.shape[1],))

@@ -326,7 +326,8 @@ class Adaline:
         Raises
         ------
         ValueError
-            On non-finite data, mismatched ``W``/``y`` or ``w0`` of the wrong length.
+            On non-finite data, mismatched ``W``/``y``, an all-zero ``W`` (no input excites
+            the neuron: nothing to learn) or ``w0`` of the wrong length.
 
         Warns
         -----
@@ -334,6 +335,8 @@ class Adaline:
             If the error blows up (the learning rate is above the stable bound).
         """
         W, y = _check_data(W, y)
+        if not np.any(W):
+            raise ValueError("W must not be all zero: no input excites the neuron, there is nothing to learn")
         N, p = W.shape
         w = self._initial_weights(p)
         self._w = w

@@ -104,7 +104,8 @@ def simulate_identification(
         On a bad duration, step, noise level, setting or ``every``, an excitation with
         another number of joints than ``robot``, or a failing filter (with its step).
     TypeError
-        If ``excitation`` has no ``evaluate`` method.
+        If ``robot`` is not a SerialRobot, ``excitation`` has no ``evaluate`` method, or
+        ``settings`` is not a sequence of pairs.
 
     Examples
     --------
@@ -118,7 +119,10 @@ def simulate_identification(
     """
     from ..base import base_parameters
     from ..dynamics import inverse_dynamics
+    from ..robot import SerialRobot
 
+    if not isinstance(robot, SerialRobot):
+        raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
     if not callable(getattr(excitation, "evaluate", None)):
         raise TypeError(f"excitation must be a trajectory with evaluate(t), got {type(excitation).__name__}")
     duration = check_positive("duration", duration)
@@ -131,6 +135,10 @@ def simulate_identification(
     for label, v, low in (("seed", seed, 0), ("every", every, 1)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < low:
             raise ValueError(f"{label} must be an integer >= {low}, got {v!r}")
+    if isinstance(settings, (str, bytes)) or not hasattr(settings, "__iter__"):
+        raise TypeError(f"settings must be a sequence of (integrator, torque) pairs, got {type(settings).__name__}")
+    if any(isinstance(s, (str, bytes)) or not hasattr(s, "__iter__") for s in settings):
+        raise TypeError(f"settings must hold (integrator, torque) pairs, got {settings!r}")
     settings = [tuple(s) for s in settings]
     if not settings or any(len(s) != 2 or s[0] not in ("euler", "rk4") or s[1] not in ("hold", "cubic")
                            for s in settings):
@@ -179,12 +187,20 @@ def simulate_identification(
             "t": t[keep], "runs": runs}
 
 
+def _folder(directory: Any) -> Path:
+    if directory is None:
+        return Path(RUNS_DIR)
+    if isinstance(directory, bool) or not isinstance(directory, (str, os.PathLike)):
+        raise TypeError(f"directory must be a path (str or os.PathLike), got {type(directory).__name__} {directory!r}")
+    return Path(directory)
+
+
 def _path(name: str, directory: Any) -> Path:
     if not isinstance(name, str):
         raise TypeError(f"name must be a string, got {type(name).__name__}")
     if not name or not set(name) <= _NAME_CHARS:
         raise ValueError(f"name must be non-empty lower-case letters, digits, '_' or '-', got {name!r}")
-    return Path(RUNS_DIR if directory is None else directory) / f"{name}.json"
+    return _folder(directory) / f"{name}.json"
 
 
 def save_filter_runs(
@@ -271,6 +287,8 @@ def load_filter_runs(name: str, *, directory: Any = None) -> dict[str, Any]:
     ------
     ValueError
         If no such record is stored (the message lists those that are) or the file is not one.
+    TypeError
+        If ``name`` is not a string or ``directory`` not a path.
 
     Examples
     --------
@@ -281,7 +299,7 @@ def load_filter_runs(name: str, *, directory: Any = None) -> dict[str, Any]:
     """
     path = _path(name, directory)
     if not path.exists():
-        raise ValueError(f"no stored filter runs {name!r} in {path.parent}; stored: "
+        raise ValueError(f"name {name!r} is not a stored filter record in {path.parent}; expected one of "
                          f"{stored_filter_runs(directory=directory)}")
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -308,5 +326,5 @@ def stored_filter_runs(*, directory: Any = None) -> list[str]:
     >>> "redundant_5dof_ekf" in stored_filter_runs()
     True
     """
-    d = Path(RUNS_DIR if directory is None else directory)
+    d = _folder(directory)
     return sorted(p.stem for p in d.glob("*.json")) if d.is_dir() else []

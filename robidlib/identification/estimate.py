@@ -257,9 +257,9 @@ def joint_sigmas(W: np.ndarray, y: np.ndarray, joint: np.ndarray, n: int) -> tup
     array([0.1, 1. ])
     """
     W = as_array("W", W, ndim=2)
-    y = as_array("y", y, shape=(W.shape[0],))
     if W.shape[0] == 0 or W.shape[1] == 0:
         raise ValueError(f"W must have at least one row and one column, got shape {W.shape}")
+    y = _rows_of("y", y, W)
     n = check_int("n", n, 1, W.shape[0])
     joint = _joint_index("joint", joint, W.shape[0], n)
     sigma, rows = np.zeros(n), np.zeros(n, dtype=int)
@@ -278,6 +278,13 @@ def joint_sigmas(W: np.ndarray, y: np.ndarray, joint: np.ndarray, n: int) -> tup
         if sigma[j] == 0:
             raise ValueError(f"joint {j + 1} is fitted exactly (zero residual): its weight is undefined")
     return sigma, rows
+
+
+def _rows_of(name: str, y: Any, W: np.ndarray) -> np.ndarray:
+    y = as_array(name, y, ndim=1)
+    if y.shape != (W.shape[0],):
+        raise ValueError(f"{name} must have shape ({W.shape[0]},) (one per row of W), got {y.shape}")
+    return y
 
 
 def _joint_index(name: str, joint: Any, rows: int, n: int) -> np.ndarray:
@@ -342,7 +349,12 @@ def essential_parameters(
     ([0, 1], ['c'])
     """
     W = as_array("W", W, ndim=2)
-    y = as_array("y", y, shape=(W.shape[0],))
+    if W.shape[0] == 0 or W.shape[1] == 0:
+        raise ValueError(f"W must have at least one row and one column, got shape {W.shape}")
+    y = _rows_of("y", y, W)
+    if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != W.shape[1]:
+        got = type(names).__name__ if isinstance(names, str) or not hasattr(names, "__len__") else len(names)
+        raise ValueError(f"names must hold {W.shape[1]} names (one per column of W), got {got}")
     names = check_names("names", names, W.shape[1])
     ratio = _ratio("ratio", ratio)
     keep = np.arange(W.shape[1])

@@ -158,6 +158,8 @@ class Validation:
                 got = sorted(d) if isinstance(d, dict) else type(d).__name__
                 raise TypeError(f"{name} must be a dict with one entry per method {list(self.methods)}, got {got}")
         dims = check_fields(self, observed=("M", "n"), t=("M",))
+        if np.shape(self.keep) != (dims["M"], dims["n"]):
+            raise ValueError(f"keep must have the shape of observed {(dims['M'], dims['n'])}, got {np.shape(self.keep)}")
         _mask("keep", self.keep, (dims["M"], dims["n"]))
 
     def residual(self, method: str = "wls") -> np.ndarray:
