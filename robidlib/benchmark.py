@@ -159,6 +159,11 @@ class ResultTable:
     | WLS | 0.5 |
     >>> len(t.where(method="WLS"))
     1
+
+    Raises
+    ------
+    TypeError
+        ``rows`` not a list of dicts, ``meta`` not a dict.
     """
 
     rows: list[dict[str, Any]]
@@ -487,6 +492,15 @@ class IdentificationProblem:
     are computed once, on first use, and shared by the methods (``problem.W``,
     ``problem.y``); so are ``problem.column_scale``, the RMS of each column of ``W``, and
     ``problem.sigma_tau``, the standard deviation of the torque noise left in ``y``.
+
+    Raises
+    ------
+    TypeError
+        Fields of the wrong type (``options`` not a mapping of mappings...).
+    ValueError
+        ``base`` not of ``robot`` (another joint count or structure), data of another joint
+        count, vectors of the wrong length, ``prior_std`` not > 0, ``options`` naming an
+        unknown method.
     """
 
     robot: Any

@@ -636,6 +636,8 @@ class SerialRobot:
             mimic joint in the chain, an unknown ``base_link`` / ``tip_link`` / ``lock_joints``
             entry, no movable joint, or an inertia that no rigid body has (see
             ``inertia_check``).
+        TypeError
+            ``source`` neither a path nor URDF text, ``lock_joints`` not joint names.
 
         Examples
         --------

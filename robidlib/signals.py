@@ -169,8 +169,9 @@ def lowpass(x: np.ndarray, cutoff: float, fs: float, order: int = 4) -> np.ndarr
     ------
     ValueError
         If ``cutoff`` is not below the Nyquist frequency ``fs / 2`` (the message gives
-        both), a value is not finite/positive, or ``x`` is too short for the filter's
-        edge padding.
+        both) or below :data:`MIN_RELATIVE_CUTOFF` (1e-5) of it, where the filter is no longer
+        accurate in double precision, a value is not finite/positive, or ``x`` is too short
+        for the filter's edge padding.
 
     Examples
     --------
@@ -349,7 +350,8 @@ def decimate(
     ------
     ValueError
         If ``cutoff`` is given without ``fs``, or is not below the new Nyquist frequency
-        (the message gives both), or on bad ``factor``/``x``.
+        (the message gives both) or below :data:`MIN_RELATIVE_CUTOFF` of it, or on bad
+        ``factor``/``x``.
 
     Examples
     --------

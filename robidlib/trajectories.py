@@ -1069,6 +1069,12 @@ class ExcitationResult:
         ``n_grid``, ``n_constraint``, ``margin``, ``contraction`` (factor applied to the
         harmonics of the winner so that it holds the limits on ``t_eval``; 1 if none was
         needed), ``limits`` (the limits used).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape (``base`` not BaseParameters, a condition number
+        below 1, empty histories...).
     """
 
     trajectory: Any

@@ -431,8 +431,8 @@ def auto_entries(covered: set[str]) -> list[Entry]:
             continue
         required = [p for p in sig.parameters.values() if p.default is p.empty
                     and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-        if required:
-            continue
+        if required or not signature_args(obj):
+            continue                                    # needs a table entry, or has nothing to sweep
         kw = {}
         for p in sig.parameters.values():
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):

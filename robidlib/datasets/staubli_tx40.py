@@ -170,6 +170,12 @@ class StaubliTX40:
         The parsed ``T40X_config.yaml``.
     files : dict
         ``{file name: path}`` of the files read.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape, NaN/inf, a singular ``motor_matrix``, ``ts`` not
+        > 0.
     """
 
     t: np.ndarray

@@ -786,8 +786,8 @@ def bounded_ls(
     Raises
     ------
     ValueError
-        As :func:`physical_ls` (shapes, NaN/inf, names, contradicting bounds), a negative
-        ``rel_bound``.
+        As :func:`physical_ls` (shapes, NaN/inf, names, contradicting bounds), a
+        ``rel_bound`` that is not > 0.
     TypeError
         As :func:`physical_ls`.
     RuntimeError

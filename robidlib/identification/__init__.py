@@ -83,6 +83,11 @@ class PipelineRun:
     timings : dict
         Seconds per stage: ``filter``, ``regressor``, ``decimate``, ``base``, ``ols``,
         ``wls``, ``essential`` (and ``physical``), ``validate``.
+
+    Raises
+    ------
+    TypeError
+        A field of the wrong type.
     """
 
     data: IdentificationData

@@ -70,6 +70,12 @@ class PhysicalProblem:
         The WLS estimate of the base parameters (a starting point or a check).
     prior : numpy.ndarray, shape (p,)
         The CAD values (``model.pack()``: the URDF's inertial parameters, zero elsewhere).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape (the model's columns and joints), NaN/inf, joint
+        indices outside the model.
     """
 
     W: np.ndarray
@@ -119,6 +125,11 @@ class IdentificationResult:
         What the ``physical`` hook returned.
     timings : dict
         Seconds of the ``ols``, ``wls`` and ``essential`` stages.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape, ``essential_index`` outside the base parameters.
     """
 
     base: BaseParameters
@@ -318,7 +329,8 @@ def essential_parameters(
     y : numpy.ndarray, shape (rows,)
     names : tuple of str, length k
     ratio : float
-        Stop when ``max(rel_std) < ratio * min(rel_std)``.
+        Stop when ``max(rel_std) < ratio * min(rel_std)``; finite and >= 1 (``ratio = 1``
+        never stops early: the history is then the whole removal path, down to one parameter).
 
     Returns
     -------
@@ -333,8 +345,8 @@ def essential_parameters(
     ------
     ValueError
         A rank-deficient ``W`` (see :func:`robidlib.estimation.ols`), shapes that do not
-        match, NaN/inf, ``ratio`` not a finite number above 1 (NaN would drop parameters
-        until one is left, inf keep them all), ``names`` of the wrong length.
+        match, NaN/inf, ``ratio`` not a finite number >= 1 (NaN dropped parameters until one
+        was left, inf kept them all), ``names`` of the wrong length.
     TypeError
         Non-numeric ``W``, ``y`` or ``ratio``, ``names`` not strings.
 
@@ -356,7 +368,10 @@ def essential_parameters(
         got = type(names).__name__ if isinstance(names, str) or not hasattr(names, "__len__") else len(names)
         raise ValueError(f"names must hold {W.shape[1]} names (one per column of W), got {got}")
     names = check_names("names", names, W.shape[1])
-    ratio = _ratio("ratio", ratio)
+    ratio = check_positive("ratio", ratio)
+    if ratio < 1:
+        raise ValueError(f"ratio must be >= 1 (a ratio of relative standard deviations; 1 removes down to one "
+                         f"parameter), got {ratio}")
     keep = np.arange(W.shape[1])
     history = []
     while True:
@@ -410,7 +425,8 @@ def identify(
         A base regressor that the data do not excite (rank deficient), a joint without
         equations, a ``ratio_essential`` not above 1.
     TypeError
-        ``data`` not IdentificationData, ``physical`` not callable.
+        ``data`` not IdentificationData, ``physical`` not callable, ``base`` not
+        BaseParameters, ``ratio_essential`` not a real number.
 
     Examples
     --------

@@ -251,6 +251,12 @@ class IdentificationData:
     settings : Settings
     timings : dict
         Seconds spent in each stage (``filter``, ``regressor``, ``decimate``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape (the model's joints and columns), NaN/inf, ``keep``
+        not a bool array.
     """
 
     t: np.ndarray
@@ -375,6 +381,8 @@ def parallel_decimate(x: ArrayLike, factors: Sequence[int]) -> np.ndarray:
     ------
     ValueError
         NaN/inf, factors out of range, too few samples for the filter's padding.
+    TypeError
+        Non-numeric ``x``, ``factors`` not a sequence of ints.
 
     Examples
     --------

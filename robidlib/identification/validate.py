@@ -139,6 +139,12 @@ class Validation:
     observed : numpy.ndarray, shape (M, n)
     keep : numpy.ndarray of bool, shape (M, n)
     t : numpy.ndarray, shape (M,)
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape (one entry per method in each dict), ``keep`` not
+        a bool array of the shape of ``observed``.
     """
 
     methods: tuple

@@ -385,8 +385,8 @@ def full_to_reduced(q_full: Any, tol: float = 1e-8) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the shape is wrong or ``w`` differs from ``u x v`` by more than ``tol`` (for example
-        a left-handed frame).
+        If the shape is wrong, ``w`` differs from ``u x v`` by more than ``tol`` (for example
+        a left-handed frame), or ``tol`` is below round-off.
 
     Examples
     --------
@@ -450,7 +450,7 @@ def check_body_vectors(q_body: Any, name: str = "q_body", tol: float = 1e-6) -> 
     ------
     ValueError
         If a vector is not unit length, two vectors are not orthogonal (collinear vectors are
-        reported as such), or the frame is left-handed.
+        reported as such), the frame is left-handed, or ``tol`` is below round-off.
 
     Examples
     --------

@@ -477,11 +477,12 @@ def parameter_history(
     Raises
     ------
     TypeError
-        Complex or non-numeric arrays, non-integer ``select`` entries or ``ncols``.
+        Complex or non-numeric arrays, non-integer ``select`` entries or ``ncols``, labels
+        that are not strings.
     ValueError
         Inconsistent shapes, NaN/inf, negative ``std``, ``select`` out of range or empty,
         ``axes`` not one per selected parameter, ``span`` without ``truth`` or not > 0,
-        a negative ``span_min``.
+        a negative ``span_min``, ``ncols`` outside 1..64.
 
     Examples
     --------
@@ -600,7 +601,8 @@ def grouped_bars(
     Raises
     ------
     TypeError
-        ``values`` not a mapping, complex or non-numeric values.
+        ``values`` not a mapping, complex or non-numeric values, ``names`` not strings,
+        ``log`` not a bool.
     ValueError
         No method, values not of length p, NaN/inf, non-positive values with ``log``,
         ``colors`` not one per method, ``width`` outside (0, 1].

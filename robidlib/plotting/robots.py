@@ -215,7 +215,8 @@ def draw_robot(
     ------
     TypeError
         If ``robot`` is not a :class:`~robidlib.robot.SerialRobot`, ``q`` is complex or not
-        numeric, or ``ax`` is not a matplotlib axes of the kind ``view`` needs.
+        numeric, ``ax`` is not a matplotlib axes of the kind ``view`` needs, ``frames``,
+        ``com`` or ``gravity`` is not a bool, or ``joint_labels`` holds non-strings.
     ValueError
         If ``q`` does not have n columns, is empty or holds NaN/inf; for an unknown
         ``view``, a ``tool`` not of shape (3,) nor ``"auto"``, a non-positive ``frame_size``, a

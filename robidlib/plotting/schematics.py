@@ -64,7 +64,8 @@ def pendulum_sketch(
     Raises
     ------
     TypeError
-        If ``q`` is not a real number, or ``ax`` is not a 2-D matplotlib axes.
+        If ``q`` is not a real number, ``labels`` or ``torque`` not a bool, or ``ax`` is not
+        a 2-D matplotlib axes.
     ValueError
         If ``q`` is NaN/inf or outside ``[-pi/2, pi/2]`` (the drawing shows a hanging
         pendulum).
@@ -188,7 +189,8 @@ def adaline_schematic(
     Raises
     ------
     TypeError
-        If a label is not a string, or ``ax`` is not a 2-D matplotlib axes.
+        If a label is not a string, ``bias`` not a bool, or ``ax`` is not a 2-D matplotlib
+        axes.
     ValueError
         If ``inputs`` is empty or ``weights`` does not have one label per input.
 
