@@ -22,9 +22,10 @@ positions, velocities and accelerations as ``(N, n)`` arrays (GUIDE); it unpacks
   a polynomial per joint over one window (fifth degree in the paper, eq. 39), optional
   fixed sinusoids, the coefficients optimised with the same linear-constraint SLSQP.
 * :func:`save_excitation` / :func:`load_excitation` / :func:`stored_excitations` -- optimised
-  excitations stored as package data (``robidlib/data/excitations``), so that chapters and
-  benchmarks load them instead of re-running a truncated optimisation whose last digits
-  depend on the machine.
+  excitations stored as package data (``robidlib/data/excitations``, written from the source
+  tree by ``tools/store_excitations.py``; ``save_excitation`` writes only where it is told),
+  so that chapters and benchmarks load them instead of re-running a truncated optimisation
+  whose last digits depend on the machine.
 """
 
 from __future__ import annotations
@@ -1395,7 +1396,7 @@ def _excitation_path(name: str, directory: Any) -> Path:
 
 
 def _excitation_dir(directory: Any) -> Path:
-    """The store folder: ``directory`` (a path) or the package's own."""
+    """The store folder: ``directory`` (a path) or, for the readers, the package's own."""
     if directory is None:
         return Path(EXCITATION_DIR)
     if not isinstance(directory, (str, os.PathLike)):

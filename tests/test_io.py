@@ -215,10 +215,18 @@ def _writes(tree: ast.AST) -> list[int]:
     return lines
 
 
+#: Modules that may write outside ``robidlib._io`` (path relative to the package -> why). A
+#: writer of the user's results goes through ``_io.write_text``; only machinery that writes
+#: where no caller chooses (e.g. a compiler cache in the user's cache folder, never the
+#: package) belongs here, with the reason.
+ALLOWED_WRITERS: dict[str, str] = {}
+
+
 def test_no_module_but_io_writes_files():
     found = []
     for path in sorted(PKG.rglob("*.py")):
-        if path.name == "_io.py" and path.parent == PKG:
+        rel = str(path.relative_to(PKG))
+        if rel == "_io.py" or rel in ALLOWED_WRITERS:
             continue
         lines = _writes(ast.parse(path.read_text(encoding="utf-8")))
         found += [f"{path.relative_to(PKG.parent)}:{n}" for n in lines]
