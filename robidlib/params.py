@@ -36,11 +36,13 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_array, check_choice, check_fields, check_flag, check_int, check_nonnegative
+from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_nonnegative,
+                        check_tolerance)
 
 __all__ = [
     "PARAM_FIELDS",
     "FRICTION_TERMS",
+    "MAX_JOINTS",
     "param_names",
     "friction_names",
     "inertia_matrix",
@@ -66,9 +68,15 @@ _PIN_FROM_GUIDE = np.array([0, 1, 2, 3, 4, 7, 5, 8, 9, 6])
 _GUIDE_FROM_PIN = np.argsort(_PIN_FROM_GUIDE)
 
 
+#: Most joints a robot may have: names of more would take seconds and gigabytes to build.
+MAX_JOINTS = 10_000
+
+
 def _check_count(name: str, n) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"{name} must be a positive integer, got {n!r}")
+    if n > MAX_JOINTS:
+        raise ValueError(f"{name} must be at most {MAX_JOINTS} (joints of a robot), got {n}")
     return int(n)
 
 
@@ -88,7 +96,7 @@ def param_names(n: int) -> tuple[str, ...]:
     Raises
     ------
     ValueError
-        If ``n`` is not a positive integer.
+        If ``n`` is not a positive integer at most :data:`MAX_JOINTS` (10 000).
 
     Examples
     --------
@@ -135,7 +143,7 @@ def friction_names(n: int, terms: Sequence[str] = ("viscous", "coulomb"), offset
     Raises
     ------
     ValueError
-        Unknown or repeated term, or no term at all.
+        Unknown or repeated term, no term at all, or ``n`` not an integer in ``[1, MAX_JOINTS]``.
 
     Examples
     --------
@@ -187,7 +195,8 @@ def inertia_vector(I: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     I : array_like, shape (..., 3, 3)
         Symmetric tensors.
     tol : float, default 1e-9
-        Largest accepted asymmetry ``|I - I.T|`` relative to ``max(1, |I|)``.
+        Largest accepted asymmetry ``|I - I.T|`` relative to ``max(1, |I|)``: 0 (exactly
+        symmetric) or at least ``2.2e-14`` (round-off).
 
     Returns
     -------
@@ -196,7 +205,7 @@ def inertia_vector(I: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     Raises
     ------
     ValueError
-        Wrong shape, NaN/inf, or a tensor that is not symmetric.
+        Wrong shape, NaN/inf, a tensor that is not symmetric, or a ``tol`` between 0 and round-off.
 
     Examples
     --------
@@ -206,7 +215,7 @@ def inertia_vector(I: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     I = as_array("I", I)
     if I.ndim < 2 or I.shape[-2:] != (3, 3):
         raise ValueError(f"I must have shape (..., 3, 3), got {I.shape}")
-    tol = check_nonnegative("tol", tol)
+    tol = check_tolerance("tol", tol, allow_zero=True)
     asym = np.abs(I - np.swapaxes(I, -1, -2)).max() if I.size else 0.0
     if asym > tol * max(1.0, float(np.abs(I).max()) if I.size else 1.0):
         raise ValueError(f"I must be symmetric, got an asymmetry of {asym:.3g}")
@@ -594,7 +603,7 @@ def is_physically_consistent(
     >>> print(is_physically_consistent(np.r_[good, bad], explain=True).failures[0][:2])
     (2, 'triangle inequality')
     """
-    if explain:
+    if check_flag("explain", explain):
         return consistency_report(pi, tol)
     tol = check_nonnegative("tol", tol)
     per_link = check_flag("per_link", per_link)
@@ -692,7 +701,8 @@ def pseudo_inertia_params(J: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     J : array_like, shape (4, 4) or (..., 4, 4)
         Symmetric matrices.
     tol : float, default 1e-9
-        Largest accepted asymmetry ``|J - J.T|`` relative to ``max(1, |J|)``.
+        Largest accepted asymmetry ``|J - J.T|`` relative to ``max(1, |J|)``: 0 (exactly
+        symmetric) or at least ``2.2e-14`` (round-off).
 
     Returns
     -------
@@ -702,7 +712,8 @@ def pseudo_inertia_params(J: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     Raises
     ------
     ValueError
-        Wrong shape, NaN/inf, a matrix that is not symmetric, or a negative ``tol``.
+        Wrong shape, NaN/inf, a matrix that is not symmetric, or a ``tol`` that is negative
+        or between 0 and round-off.
     TypeError
         If ``J`` is complex or not numeric.
 
@@ -713,7 +724,7 @@ def pseudo_inertia_params(J: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     >>> bool(np.allclose(pseudo_inertia_params(pseudo_inertia(pi)), pi))
     True
     """
-    tol = check_nonnegative("tol", tol)
+    tol = check_tolerance("tol", tol, allow_zero=True)
     _reject_complex("J", J)
     J = as_array("J", J)
     if J.ndim < 2 or J.shape[-2:] != (4, 4):

@@ -22,9 +22,10 @@ positions, velocities and accelerations as ``(N, n)`` arrays (GUIDE); it unpacks
   a polynomial per joint over one window (fifth degree in the paper, eq. 39), optional
   fixed sinusoids, the coefficients optimised with the same linear-constraint SLSQP.
 * :func:`save_excitation` / :func:`load_excitation` / :func:`stored_excitations` -- optimised
-  excitations stored as package data (``robidlib/data/excitations``), so that chapters and
-  benchmarks load them instead of re-running a truncated optimisation whose last digits
-  depend on the machine.
+  excitations stored as package data (``robidlib/data/excitations``, written from the source
+  tree by ``tools/store_excitations.py``; ``save_excitation`` writes only where it is told),
+  so that chapters and benchmarks load them instead of re-running a truncated optimisation
+  whose last digits depend on the machine.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import scipy.linalg
 import scipy.optimize
 
 from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_nonnegative, check_positive,
-                        check_rng, check_text, check_tolerance)
+                        check_rng, check_same_robot, check_text, check_tolerance)
 
 __all__ = [
     "Trajectory",
@@ -150,8 +151,9 @@ def quintic_coefficients(
     """Coefficients ``a0..a5`` of ``q(t) = a0 + a1 t + ... + a5 t^5`` per joint.
 
     The six boundary conditions (position, velocity and acceleration at ``t = 0`` and
-    ``t = T``) give a 6x6 linear system ``M(T) a = c``, solved for all joints at once
-    with ``scipy.linalg.solve``.
+    ``t = T``) give a 6x6 linear system, solved for all joints at once with
+    ``scipy.linalg.solve`` in the normalised time ``s = t / T`` (``M(1) b = c(T)``, a
+    well-conditioned system whatever ``T``); then ``a_k = b_k / T^k``.
 
     Parameters
     ----------
@@ -170,8 +172,8 @@ def quintic_coefficients(
     Raises
     ------
     ValueError
-        If a value is not finite, ``T <= 0``, or the boundary arrays have different
-        lengths.
+        If a value is not finite, ``T <= 0``, the boundary arrays have different lengths, or
+        ``T`` is so short or long that a coefficient overflows double precision.
 
     Examples
     --------
@@ -181,8 +183,15 @@ def quintic_coefficients(
     """
     T = check_positive("T", T)
     _, b = _boundary(q0=q0, qd0=qd0, qdd0=qdd0, qf=qf, qdf=qdf, qddf=qddf)
-    rhs = np.vstack([b["q0"], b["qd0"], b["qdd0"], b["qf"], b["qdf"], b["qddf"]])
-    return scipy.linalg.solve(_quintic_matrix(T), rhs)
+    Tf = np.float64(T)                  # numpy powers overflow to inf (Python's raise OverflowError)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        rhs = np.vstack([b["q0"], Tf * b["qd0"], Tf**2 * b["qdd0"], b["qf"], Tf * b["qdf"], Tf**2 * b["qddf"]])
+        coef = scipy.linalg.solve(_quintic_matrix(1.0), rhs) if np.all(np.isfinite(rhs)) else rhs[:6] * np.nan
+        a = coef / (Tf ** np.arange(6.0))[:, None]
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"T = {T:g} s is too short or too long for these boundary values: a coefficient "
+                         "overflows double precision; expected a duration on the scale of the motion")
+    return a
 
 
 def _eval_poly(coef: np.ndarray, tau: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -917,10 +926,11 @@ def _base_of(robot: Any, base: Any, friction: bool) -> Any:
         raise TypeError(f"base must be a robidlib.base.BaseParameters, got {type(base).__name__}")
     if base.n_params != p:
         raise ValueError(
-            f"base describes {base.n_params} standard parameters but the robot has {p} "
-            f"({10 * robot.n} inertial{' + ' + str(2 * robot.n) + ' friction' if friction else ''}); "
-            "compute it with base_parameters(robot, friction=...) using the same friction flag"
+            f"base must describe the robot's {p} standard parameters "
+            f"({10 * robot.n} inertial{' + ' + str(2 * robot.n) + ' friction' if friction else ''}), got "
+            f"{base.n_params}; compute it with base_parameters(robot, friction=...) using the same friction flag"
         )
+    check_same_robot("base", base, robot)
     return base
 
 
@@ -1060,6 +1070,12 @@ class ExcitationResult:
         ``n_grid``, ``n_constraint``, ``margin``, ``contraction`` (factor applied to the
         harmonics of the winner so that it holds the limits on ``t_eval``; 1 if none was
         needed), ``limits`` (the limits used).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape (``base`` not BaseParameters, a condition number
+        below 1, empty histories...).
     """
 
     trajectory: Any
@@ -1096,6 +1112,8 @@ class ExcitationResult:
         check_text("message", self.message)
         object.__setattr__(self, "nfev", check_int("nfev", self.nfev, 0))
         check_choice("scaling", self.scaling, ("columns", "none"))
+        if not (hasattr(self.base, "reduce") and hasattr(self.base, "n_params")):
+            raise TypeError(f"base must be a BaseParameters, got {type(self.base).__name__}")
         if not isinstance(self.info, dict):
             raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
 
@@ -1378,7 +1396,7 @@ def _excitation_path(name: str, directory: Any) -> Path:
 
 
 def _excitation_dir(directory: Any) -> Path:
-    """The store folder: ``directory`` (a path) or the package's own."""
+    """The store folder: ``directory`` (a path) or, for the readers, the package's own."""
     if directory is None:
         return Path(EXCITATION_DIR)
     if not isinstance(directory, (str, os.PathLike)):
@@ -1394,8 +1412,15 @@ def _fourier_from(doc: dict) -> FourierTrajectory:
     return FourierTrajectory(wf=doc["wf"], a=doc["a"], b=doc["b"], q0=doc["q0"])
 
 
-def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, directory: Any = None) -> Path:
+def save_excitation(
+    trajectory: Any, name: str, *, directory: str | os.PathLike, meta: dict | None = None, overwrite: bool = False
+) -> Path:
     """Store an excitation as JSON (coefficients, plus what made it) and return the path.
+
+    The file is ``directory/name.json``. Nothing is written into the installed robidlib
+    package (its stored excitations are made in the project's source tree by
+    ``tools/store_excitations.py``), no folder is created and no file replaced unasked (see
+    :mod:`robidlib._io`).
 
     Parameters
     ----------
@@ -1403,11 +1428,13 @@ def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, dir
         The trajectory to store.
     name : str
         File stem (lower-case letters, digits, ``_``, ``-``).
+    directory : str or os.PathLike
+        An existing folder to write to (no default: robidlib writes only where you say).
     meta : dict, optional
         JSON-serialisable description: the robot, the recipe that produced it (function and
         arguments), the condition number reached, the robidlib version.
-    directory : path-like, optional
-        Where to write; default robidlib's package data (``robidlib/data/excitations``).
+    overwrite : bool, default False
+        Replace an existing ``name.json``.
 
     Returns
     -------
@@ -1417,11 +1444,19 @@ def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, dir
     ------
     TypeError
         If ``trajectory`` is neither a :class:`FourierTrajectory` nor a
-        :class:`PolynomialTrajectory`, or ``meta`` not a dict.
+        :class:`PolynomialTrajectory`, ``meta`` not a dict, ``directory`` not a path or
+        ``overwrite`` not a bool.
     ValueError
-        If ``name`` is not a valid file stem or ``meta`` is not JSON-serialisable.
+        If ``name`` is not a valid file stem, ``meta`` is not JSON-serialisable, or
+        ``directory`` is inside the installed robidlib package.
+    FileExistsError
+        If the file exists and ``overwrite`` is False.
+    FileNotFoundError
+        If ``directory`` does not exist.
     """
     import json
+
+    from ._io import destination, write_text
 
     if isinstance(trajectory, FourierTrajectory):
         doc = {"format": "robidlib-fourier-excitation/1", "name": name, **_fourier_doc(trajectory)}
@@ -1435,15 +1470,14 @@ def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, dir
         )
     if meta is not None and not isinstance(meta, dict):
         raise TypeError(f"meta must be a dict, got {type(meta).__name__}")
+    destination(directory, "directory")           # given, a path, not inside the installed package
     path = _excitation_path(name, directory)
     doc["meta"] = meta or {}
     try:
         text = json.dumps(doc, indent=1, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"meta must be JSON-serialisable finite data: {exc}") from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + "\n", encoding="utf-8")
-    return path
+    return write_text(path, text + "\n", overwrite=overwrite)
 
 
 def load_excitation(name: str, *, directory: Any = None) -> tuple[Any, dict]:
@@ -1762,7 +1796,7 @@ def random_polynomial(
         Invalid limits, ``fill`` outside (0, 1], bad ``free``, or a ``periodic`` part that
         alone violates the limits.
     TypeError
-        Bad ``robot`` or ``rng``.
+        Bad ``robot`` or ``rng``, a ``periodic`` that is not a FourierTrajectory.
 
     Examples
     --------
@@ -1782,6 +1816,8 @@ def random_polynomial(
     fill = check_positive("fill", fill)
     if fill > 1:
         raise ValueError(f"fill must be in (0, 1] (a fraction of the tightest limit), got {fill}")
+    if periodic is not None and not isinstance(periodic, FourierTrajectory):
+        raise TypeError(f"periodic must be a FourierTrajectory or None, got {type(periodic).__name__}")
     idx = _free_joints(free, n)
     lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
     K = _check_count("n_grid", n_grid)

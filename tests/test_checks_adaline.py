@@ -70,8 +70,10 @@ def test_stable_rate_misuse_raises(W):
         check_stable_rate(np.full((3, 2), np.inf), 0.1)
     with pytest.raises(ValueError, match="identically zero"):
         check_stable_rate(np.zeros((3, 2)), 0.1)
-    with pytest.raises(ValueError, match="array of numbers"):
+    with pytest.raises(TypeError, match="W must be numeric"):
         check_stable_rate("W", 0.1)
+    with pytest.raises(TypeError, match="bools"):
+        check_stable_rate(np.ones((3, 2), dtype=bool), 0.1)
 
 
 def _lms_epoch(w, W, d, gamma):

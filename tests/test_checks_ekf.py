@@ -135,7 +135,7 @@ def test_unobservable_at_rest_common_mistakes(capsys):
 
 
 def test_unobservable_at_rest_misuse_raises():
-    with pytest.raises(ValueError, match="q0 must be a real number"):
+    with pytest.raises(TypeError, match="q0 must be a real number"):
         check_unobservable_at_rest(["a1"], q0="0.5")
     with pytest.raises(ValueError, match="q0 must be finite"):
         check_unobservable_at_rest(["a1"], q0=np.inf)
@@ -219,13 +219,13 @@ def test_arm_process_noise(capsys):
 
 def test_arm_process_noise_misuse_raises():
     Q = _arm_q()
-    with pytest.raises(ValueError, match="q must be 2 finite"):
+    with pytest.raises(ValueError, match=r"q must have shape \(2,\)"):
         check_arm_process_noise(Q, q=(0.0,))
     with pytest.raises(ValueError, match="sigma_tau"):
         check_arm_process_noise(Q, sigma_tau=(0.02, -0.01))
     with pytest.raises(ValueError, match="dt"):
         check_arm_process_noise(Q, dt=0.0)
-    with pytest.raises(ValueError, match="dt"):
+    with pytest.raises(TypeError, match="dt"):
         check_arm_process_noise(Q, dt="0.02")
 
 

@@ -144,7 +144,7 @@ def test_tracking_answers_and_misuse(capsys):
         check_tracking(t, S, 0.5, [0.0, 0.0])
     with pytest.raises(ValueError, match="positive"):
         check_tracking(t, S, 0.5, [1.0, 1.0], settle=0.0)
-    with pytest.raises(ValueError, match="t_change must be a real number"):
+    with pytest.raises(TypeError, match="t_change must be a real number"):
         check_tracking(t, S, "soon", [1.0, 1.0])
 
 

@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "robidlib"
 
 #: Layers from the bottom up (GUIDE section 2); a module may import only its layer or lower.
 LAYERS = [
-    {"_validate", "_version", "_threads", "_ode", "_lazy", "_jit"},
+    {"_validate", "_version", "_threads", "_ode", "_lazy", "_jit", "_io"},
     {"spatial"},
     {"params"},
     {"robot"},

@@ -119,3 +119,22 @@ def student_check(hint: str) -> Callable[[Callable[..., bool]], Callable[..., bo
         return wrapper
 
     return decorate
+
+
+def data_number(name: str, value: Any, positive: bool = False) -> float:
+    """A number the chapter gives a check (not the student's answer): a real finite scalar.
+
+    A bool, a string, a complex number or an array is a misuse of the check: ``TypeError``;
+    NaN, inf or (with ``positive``) a value <= 0: ``ValueError``. The message names ``name``.
+    """
+    from .._validate import as_array
+
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    v = as_array(name, value)
+    if v.ndim != 0:
+        raise TypeError(f"{name} must be a real number, got an array of shape {v.shape}")
+    v = float(v)
+    if positive and not v > 0:
+        raise ValueError(f"{name} must be > 0, got {v}")
+    return v

@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._report import as_answer_array, call_answer, report, student_check
+from .._validate import as_array
+from ._report import as_answer_array, call_answer, data_number, report, student_check
 
 __all__ = [
     "check_stable_rate",
@@ -33,10 +34,7 @@ RATE_RTOL = 1e-3
 
 def _matrix(name: str, W: Any) -> np.ndarray:
     """Problem data ``W`` as a finite, non-zero 2-D float array, else ValueError (misuse)."""
-    try:
-        A = np.asarray(W, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 2-D array of numbers, got {type(W).__name__}") from None
+    A = as_array(name, W, finite=False)
     if A.ndim != 2 or A.size == 0:
         raise ValueError(f"{name} must be a non-empty 2-D array (rows = samples), got shape {A.shape}")
     if not np.all(np.isfinite(A)):
@@ -79,6 +77,9 @@ def check_stable_rate(W: Any, rate: Any) -> bool:
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         If ``W`` is not a finite, non-zero 2-D numeric array (a misuse of the check).
 
@@ -202,6 +203,9 @@ def check_epoch_prediction(W: Any, epochs: Any, tol: float = 1e-6) -> bool:
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         If ``W`` is malformed or rank deficient, or ``tol`` is not in ]0, 1[ (misuse).
 
@@ -217,10 +221,7 @@ def check_epoch_prediction(W: Any, epochs: Any, tol: float = 1e-6) -> bool:
     False
     """
     A = _matrix("W", W)
-    try:
-        t = float(tol)
-    except (TypeError, ValueError):
-        raise ValueError(f"tol must be a number in ]0, 1[, got {tol!r}") from None
+    t = data_number("tol", tol)
     if not 0.0 < t < 1.0:
         raise ValueError(f"tol must be in ]0, 1[, got {t}")
     ok, k_student = _scalar_answer(epochs, "epochs")
@@ -293,6 +294,9 @@ def check_early_stopping(epochs: Any, W: Any, y: Any, w0: Any, truth: Any, rate:
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         On malformed or mismatched problem data or a ``rate`` outside ]0, 1[ (misuse).
 
@@ -306,15 +310,14 @@ def check_early_stopping(epochs: Any, W: Any, y: Any, w0: Any, truth: Any, rate:
     """
     A = _matrix("W", W)
     N, p = A.shape
-    yy = np.asarray(y, dtype=float)
-    prior = np.asarray(w0, dtype=float)
-    th = np.asarray(truth, dtype=float)
+    yy, prior, th = (as_array(k, v, ndim=1) for k, v in (("y", y), ("w0", w0), ("truth", truth)))
     if yy.shape != (N,) or prior.shape != (p,) or th.shape != (p,):
-        raise ValueError(f"y must have shape ({N},), w0 and truth shape ({p},); got {yy.shape}, "
-                         f"{prior.shape}, {th.shape}")
-    if not (np.all(np.isfinite(yy)) and np.all(np.isfinite(prior)) and np.all(np.isfinite(th))) or not np.any(th):
-        raise ValueError("y, w0 and truth must be finite and truth not all zero")
-    if not 0.0 < float(rate) < 1.0:
+        raise ValueError(f"y must have shape ({N},) (the rows of W), w0 and truth shape ({p},) (the columns of W); "
+                         f"got {yy.shape}, {prior.shape}, {th.shape}")
+    if not np.any(th):
+        raise ValueError("truth must not be all zero (the error is relative to it)")
+    rate = data_number("rate", rate)
+    if not 0.0 < rate < 1.0:
         raise ValueError(f"rate must be in ]0, 1[, got {rate!r}")
     ok, k = _scalar_answer(epochs, "epochs")
     if not ok:

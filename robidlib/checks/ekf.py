@@ -15,7 +15,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ._report import as_answer_array, call_answer, report, student_check
+from .._validate import as_array
+from ._report import as_answer_array, call_answer, data_number, report, student_check
 
 __all__ = [
     "check_euler_bias_order",
@@ -134,6 +135,9 @@ def check_unobservable_at_rest(names: Any, q0: float = 0.5) -> bool:
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         If ``q0`` is not a finite real number (a misuse of the check).
 
@@ -143,11 +147,7 @@ def check_unobservable_at_rest(names: Any, q0: float = 0.5) -> bool:
     ✘ names must be a list of names such as ['a1'], got the text 'a1'
     False
     """
-    if isinstance(q0, (bool, np.bool_, str, bytes)) or np.ndim(q0) != 0:
-        raise ValueError(f"q0 must be a real number (rad), got {q0!r}")
-    q0 = float(q0)
-    if not math.isfinite(q0):
-        raise ValueError(f"q0 must be finite, got {q0}")
+    q0 = data_number("q0", q0)
     if names is None:
         return report(False, "names is None: did you forget to assign it?")
     if isinstance(names, (str, bytes)):
@@ -273,6 +273,9 @@ def check_arm_process_noise(Q: Any, q: Sequence[float] = (-np.pi / 2, 0.0),
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         If ``q``, ``sigma_tau`` or ``dt`` are not what the exercise states (finite; positive
         noise and step): a misuse of the check.
@@ -284,16 +287,11 @@ def check_arm_process_noise(Q: Any, q: Sequence[float] = (-np.pi / 2, 0.0),
     ✘ Q is zero: the torque noise moves the arm, so Q has a non-zero (q, qd) block
     False
     """
-    qq = np.asarray(q, dtype=float)
-    st = np.asarray(sigma_tau, dtype=float)
-    if qq.shape != (2,) or not np.all(np.isfinite(qq)):
-        raise ValueError(f"q must be 2 finite angles (rad), got {q!r}")
-    if st.shape != (2,) or not np.all(np.isfinite(st)) or np.any(st <= 0):
+    qq = as_array("q", q, shape=(2,))
+    st = as_array("sigma_tau", sigma_tau, shape=(2,))
+    if np.any(st <= 0):
         raise ValueError(f"sigma_tau must be 2 positive numbers (N m), got {sigma_tau!r}")
-    if isinstance(dt, (bool, np.bool_)) or not isinstance(dt, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(float(dt)) or dt <= 0:
-        raise ValueError(f"dt must be a positive number (s), got {dt!r}")
-    dt = float(dt)
+    dt = data_number("dt", dt, positive=True)
     if isinstance(Q, (str, bytes)):
         return report(False, f"Q must be a 12 x 12 matrix of numbers, got the text {Q!r}")
     ok, A = as_answer_array(Q, "Q", shape=(12, 12))

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._report import as_answer_array, call_answer, report, student_check
+from ._report import as_answer_array, call_answer, data_number, report, student_check
 
 __all__ = ["check_augmented_qr", "check_rel_std", "check_joint_sigmas", "check_experiment_duration"]
 
@@ -230,6 +230,9 @@ def check_experiment_duration(duration: Any, lam_rich: float, lam_poor: float, t
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         If ``lam_rich``, ``lam_poor`` or ``t_rich`` is not a positive finite number (a misuse
         of the check, not a wrong answer).
@@ -242,13 +245,7 @@ def check_experiment_duration(duration: Any, lam_rich: float, lam_poor: float, t
     """
     given = {}
     for name, v in (("lam_rich", lam_rich), ("lam_poor", lam_poor), ("t_rich", t_rich)):
-        try:
-            x = float(v)
-        except (TypeError, ValueError):
-            raise ValueError(f"{name} must be a positive number, got {v!r}") from None
-        if not np.isfinite(x) or x <= 0:
-            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
-        given[name] = x
+        given[name] = data_number(name, v, positive=True)
     ok, d = as_answer_array(duration, "duration", shape=())
     if not ok:
         return report(False, d)

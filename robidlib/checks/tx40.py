@@ -116,10 +116,16 @@ def compute_reference(cutoffs: Sequence[float] = STORED_CUTOFFS) -> dict:
 
     Raises
     ------
+    TypeError
+        Cut-offs that are not numbers.
     ValueError
-        Cut-offs outside (0, 2500) Hz or without 100.
+        Cut-offs outside (0, 2500) Hz, repeated, or without 100.
     """
-    fcs = [float(c) for c in cutoffs]
+    from .._validate import as_array
+
+    fcs = [float(c) for c in as_array("cutoffs", cutoffs, ndim=1)]
+    if len(set(fcs)) != len(fcs):
+        raise ValueError(f"cutoffs must not repeat a value, got {list(fcs)}")
     if 100.0 not in fcs or any(not 0.0 < c < _NYQUIST for c in fcs):
         raise ValueError(f"cutoffs must lie in (0, {_NYQUIST:g}) Hz and include 100, got {list(cutoffs)}")
     from ..identification import validate

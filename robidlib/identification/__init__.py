@@ -95,6 +95,11 @@ class PipelineRun:
     timings : dict
         Seconds per stage: ``filter``, ``regressor``, ``decimate``, ``base``, ``ols``,
         ``wls``, ``essential`` (and ``physical``), ``validate``.
+
+    Raises
+    ------
+    TypeError
+        A field of the wrong type.
     """
 
     data: IdentificationData
@@ -104,6 +109,13 @@ class PipelineRun:
     training: Validation
     validation: Validation
     timings: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, cls in (("data", IdentificationData), ("train", IdentificationData), ("test", IdentificationData),
+                          ("result", IdentificationResult), ("training", Validation), ("validation", Validation),
+                          ("timings", dict)):
+            if not isinstance(getattr(self, name), cls):
+                raise TypeError(f"{name} must be {cls.__name__}, got {type(getattr(self, name)).__name__}")
 
 
 def run(
