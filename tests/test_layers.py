@@ -26,6 +26,7 @@ LAYERS = [
     {"base"},
     {"trajectories"},
     {"signals"},
+    {"closed_loop"},
     {"estimation"},
     {"validation"},
     {"benchmark"},

@@ -4,6 +4,7 @@ from ._estimate import Estimate
 from .adaline import Adaline, max_stable_rate
 from .adaline import adaline_batch, adaline_online, recursive_least_squares, whiten_rows
 from .augmented import AugmentedStateIdentifier, torque_midpoints
+from .closed_loop import didim, idim_iv, iv, output_error
 from .base_model import robot_base_model, with_finite_differences
 from .consistency import WhitenessTest, nees, nees_bounds, whiteness_test
 from .kalman import ExtendedKalmanFilter, numerical_jacobian
@@ -27,16 +28,20 @@ __all__ = [
     "adaline_batch",
     "adaline_online",
     "bounded_ls",
+    "didim",
     "hopfield_batch",
     "hopfield_online",
+    "idim_iv",
     "is_feasible_base",
     "iterated_extended_smoother",
+    "iv",
     "load_filter_runs",
     "max_stable_rate",
     "nees",
     "nees_bounds",
     "numerical_jacobian",
     "ols",
+    "output_error",
     "physical_ls",
     "recursive_least_squares",
     "ridge",

@@ -1,0 +1,286 @@
+"""Chapter 12's experiment and its Monte Carlo: least squares, IDIM-IV and DIDIM on the same draws.
+
+:func:`chapter_setup` builds the experiment of chapter 12 from a recipe (a dict of plain
+data): the 5-DOF arm with friction, its base model, the stored excitation as the reference,
+a PD controller, the sensors. :func:`closed_loop_study` runs the seeded Monte Carlo of the
+chapter: for each noise level, ``draws`` closed-loop records, each identified by least
+squares, IDIM-IV and DIDIM; every method sees the same records. All draws of a level are
+simulated together, and so are the iterations of IV and DIDIM (one batched simulation of
+the ``draws`` current estimates per iteration), which is what makes the study affordable.
+It takes minutes, so the chapter loads the stored result (:func:`load_closed_loop_study`,
+package data ``robidlib/data/studies/closed_loop_mc.json``, written by
+``tools/store_closed_loop.py``) and recomputes a few draws to check it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._validate import check_int
+
+__all__ = ["CHAPTER_RECIPE", "chapter_setup", "closed_loop_study", "load_closed_loop_study", "scaled_error"]
+
+#: Where the stored study lives (package data; the format of ``robidlib.book``'s studies).
+STUDY_FILE = Path(__file__).resolve().parents[1] / "data" / "studies" / "closed_loop_mc.json"
+_FORMAT = "robidlib-study/1"
+
+#: The chapter's experiment and study, as data.
+CHAPTER_RECIPE: dict[str, Any] = {
+    "chapter": "12_closed_loop",
+    "friction": [[40.0, 15.0], [0.8, 1.0], [0.8, 1.0], [0.5, 0.6], [20.0, 5.0]],   # catalogue values
+    "excitation": "redundant_5dof_friction",   # stored excitation: the reference (one period, 5 s)
+    "dt": 0.005,                               # 200 Hz controller and record
+    "bandwidth": 5.0,                          # PD closed-loop bandwidth, Hz
+    "damping": 1.0,
+    "resolution": [1e-5, 1e-4, 1e-4, 1e-4, 1e-5],   # encoders at the joints (m, rad)
+    "sigma_q": [2e-5, 1e-4, 1e-4, 1e-4, 2e-5],      # position noise at level 1 (m, rad)
+    "sigma_tau_fraction": 0.01,                # torque noise: this times each joint's RMS torque
+    "cutoff": 10.0,                            # position low-pass of the IDIM pipeline, Hz
+    "threshold_fraction": 0.05,                # equations dropped below this times the peak speed
+    "levels": [0.0, 4.0, 8.0, 16.0],           # noise levels (multiples of sigma_q)
+    "draws": 100,
+    "iv_iterations": 5,
+    "didim_iterations": 5,
+    "seed": 12,                                # level i uses the seed seed + i
+}
+
+
+def chapter_setup(recipe: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The chapter's robot, model, reference, controller, experiment and sensors.
+
+    Parameters
+    ----------
+    recipe : dict, optional
+        Default :data:`CHAPTER_RECIPE`.
+
+    Returns
+    -------
+    dict
+        ``"robot"``, ``"base"``, ``"model"`` (base parameters and friction),
+        ``"truth"`` (the model's parameters), ``"reference"``, ``"controller"``,
+        ``"experiment"``, ``"sensors"`` (level 1), ``"threshold"`` (per joint),
+        ``"scale"`` (the RMS of each column of the exact regressor: the weights of
+        :func:`scaled_error`), ``"exact"`` (the noise-free record).
+
+    Raises
+    ------
+    TypeError
+        If ``recipe`` is not a dict.
+    KeyError
+        If it lacks a key of :data:`CHAPTER_RECIPE`.
+
+    Examples
+    --------
+    >>> s = chapter_setup()
+    >>> s["experiment"].n_params, s["experiment"].n_samples
+    (30, 1000)
+    """
+    from ..base import base_parameters
+    from ..closed_loop import ClosedLoopExperiment, Sensors, pd_controller, simulate_closed_loop
+    from ..models import redundant_5dof
+    from ..trajectories import load_excitation
+    from .base_model import robot_base_model
+
+    r = CHAPTER_RECIPE if recipe is None else recipe
+    if not isinstance(r, dict):
+        raise TypeError(f"recipe must be a dict, got {type(r).__name__}")
+    robot = redundant_5dof(friction=r["friction"])
+    base = base_parameters(robot, friction=True, rng=0)
+    model = robot_base_model(robot, base)
+    ft, _ = load_excitation(r["excitation"])
+    t = r["dt"] * np.arange(int(round(ft.period / r["dt"])))
+    reference = ft.evaluate(t)
+    truth = model.params
+    controller = pd_controller(model, truth, reference, bandwidth=r["bandwidth"], damping=r["damping"])
+    experiment = ClosedLoopExperiment(model, reference, controller)
+    exact = simulate_closed_loop(experiment, truth)
+    rms = np.sqrt(np.mean(exact.tau**2, axis=0))
+    sensors = Sensors(np.array(r["resolution"], float), np.array(r["sigma_q"], float), r["sigma_tau_fraction"] * rms)
+    Y = np.asarray(model.regressor(exact.q, exact.qd, exact.qdd)).reshape(-1, truth.size)
+    return {"robot": robot, "base": base, "model": model, "truth": truth, "reference": reference,
+            "controller": controller, "experiment": experiment, "sensors": sensors, "exact": exact,
+            "threshold": r["threshold_fraction"] * np.abs(reference.qd).max(axis=0),
+            "scale": np.sqrt(np.mean(Y**2, axis=0))}
+
+
+def scaled_error(estimates: Any, truth: Any, scale: Any) -> np.ndarray:
+    """``100 ||D (b - b_true)|| / ||D b_true||`` per row: the error weighted by each parameter's effect on the torques.
+
+    Parameters
+    ----------
+    estimates : array_like, shape (p,) or (K, p)
+    truth, scale : array_like, shape (p,)
+        ``scale`` is ``D``, e.g. the RMS of each regressor column.
+
+    Returns
+    -------
+    float or numpy.ndarray, shape (K,)
+
+    Raises
+    ------
+    ValueError
+        Shapes that do not match, NaN/inf.
+
+    Examples
+    --------
+    >>> float(scaled_error([1.1, 2.0], [1.0, 2.0], [1.0, 0.0]))
+    10.0
+    """
+    from .._validate import as_array
+
+    E = as_array("estimates", estimates, ndim=(1, 2))
+    t = as_array("truth", truth, shape=(E.shape[-1],))
+    d = as_array("scale", scale, shape=(E.shape[-1],))
+    den = np.linalg.norm(d * t)
+    if den == 0:
+        raise ValueError("scale * truth must not be zero (the error is relative to it)")
+    out = 100.0 * np.linalg.norm(d * (E - t), axis=-1) / den
+    return float(out) if E.ndim == 1 else out
+
+
+def _iterate(experiment: Any, W: list, y: list, samples: np.ndarray, keeps: list, B0: np.ndarray,
+             iterations: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """IV or DIDIM iterations for many draws at once: estimates (D, p) and history (iterations + 1, D, p)."""
+    from ..closed_loop import simulate_closed_loop
+    from .closed_loop import _iv_solve
+
+    B = B0.copy()
+    hist = [B.copy()]
+    for _ in range(iterations):
+        rec = simulate_closed_loop(experiment, B)
+        Y = np.asarray(experiment.model.regressor(rec.q[:, samples].reshape(-1, experiment.n_joints),
+                                                  rec.qd[:, samples].reshape(-1, experiment.n_joints),
+                                                  rec.qdd[:, samples].reshape(-1, experiment.n_joints)))
+        Y = Y.reshape(B.shape[0], samples.size, experiment.n_joints, -1)
+        for d in range(B.shape[0]):
+            Z = Y[d][keeps[d]]
+            if kind == "iv":
+                B[d] = _iv_solve(W[d], y[d], Z)[0]
+            else:
+                B[d] = np.linalg.lstsq(Z, y[d], rcond=None)[0]
+        hist.append(B.copy())
+    return B, np.array(hist)
+
+
+def closed_loop_study(recipe: dict[str, Any] | None = None, *, draws: int | None = None,
+                      levels: Any = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The Monte Carlo of chapter 12: LS, IDIM-IV and DIDIM over seeded closed-loop records.
+
+    For each noise level ``L`` (the sensors' position noise times ``L``, the torque noise
+    fixed), ``draws`` records of the experiment are simulated with the seed ``seed + i``
+    (level ``i``); each is reduced to IDIM data (:func:`robidlib.closed_loop.idim_data`) and
+    identified by ordinary least squares, then by ``iv_iterations`` IDIM-IV iterations and
+    ``didim_iterations`` DIDIM iterations, both started from the least-squares estimate.
+
+    Parameters
+    ----------
+    recipe : dict, optional
+        Default :data:`CHAPTER_RECIPE`.
+    draws : int, optional
+        Override the recipe's number of draws (a quick check of a few).
+    levels : sequence of float, optional
+        Override the recipe's levels.
+
+    Returns
+    -------
+    results : dict of str to numpy.ndarray
+        ``"<level index>/<method>"`` (``method`` in ``ls``, ``iv``, ``didim``) the estimates
+        ``(draws, p)``; ``"<level index>/iv_history"`` and ``"/didim_history"`` the iterates
+        ``(iterations + 1, draws, p)``.
+    meta : dict
+        ``"recipe"`` (with the overrides), ``"truth"``, ``"scale"``, ``"names"``,
+        ``"cpu_seconds"``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad ``draws`` or ``levels``.
+
+    Examples
+    --------
+    >>> res, meta = closed_loop_study(draws=1, levels=[0.0])   # doctest: +SKIP
+    """
+    from ..closed_loop import idim_data, simulate_closed_loop
+    from .lsq import ols
+
+    r = dict(CHAPTER_RECIPE if recipe is None else recipe)
+    if draws is not None:
+        r["draws"] = check_int("draws", draws, 1, 10000)
+    if levels is not None:
+        lv = np.asarray(levels, dtype=float)
+        if lv.ndim != 1 or lv.size == 0 or np.any(~np.isfinite(lv)) or np.any(lv < 0):
+            raise ValueError(f"levels must be a non-empty sequence of finite values >= 0, got {levels!r}")
+        r["levels"] = lv.tolist()
+    s = chapter_setup(r)
+    exp, model, truth = s["experiment"], s["model"], s["truth"]
+    D = r["draws"]
+    out: dict[str, np.ndarray] = {}
+    t0 = time.process_time()
+    for i, level in enumerate(r["levels"]):
+        rec = simulate_closed_loop(exp, np.repeat(truth[None], D, axis=0), sensors=s["sensors"].scaled(level)
+                                   if level > 0 else None, rng=r["seed"] + i)
+        W, y, keeps, B = [], [], [], []
+        samples = None
+        for d in range(D):
+            Wd, yd, samples, kd = idim_data(model, rec.draw(d), cutoff=r["cutoff"], velocity_threshold=s["threshold"])
+            W.append(Wd)
+            y.append(yd)
+            keeps.append(kd)
+            B.append(ols(Wd, yd).params)
+        B = np.array(B)
+        out[f"{i}/ls"] = B
+        ys = [rec.tau_meas[d][samples][keeps[d]] for d in range(D)]
+        out[f"{i}/iv"], out[f"{i}/iv_history"] = _iterate(exp, W, y, samples, keeps, B, r["iv_iterations"], "iv")
+        out[f"{i}/didim"], out[f"{i}/didim_history"] = _iterate(exp, W, ys, samples, keeps, B,
+                                                                r["didim_iterations"], "didim")
+    meta = {"recipe": r, "truth": truth.tolist(), "scale": s["scale"].tolist(), "names": list(model.param_names),
+            "cpu_seconds": time.process_time() - t0}
+    return out, meta
+
+
+def load_closed_loop_study(path: Any = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The stored Monte Carlo of chapter 12 (package data written by ``tools/store_closed_loop.py``).
+
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        Another file in the same format (default the package data).
+
+    Returns
+    -------
+    results : dict of str to numpy.ndarray
+    meta : dict
+        As :func:`closed_loop_study`, plus ``"versions"``.
+
+    Raises
+    ------
+    TypeError
+        If ``path`` is not a path.
+    ValueError
+        If the file is missing or not a stored study.
+
+    Examples
+    --------
+    >>> res, meta = load_closed_loop_study()
+    >>> res["0/ls"].shape == (meta["recipe"]["draws"], len(meta["names"]))
+    True
+    """
+    import os
+
+    if path is None:
+        p = STUDY_FILE
+    elif isinstance(path, (str, os.PathLike)):
+        p = Path(path)
+    else:
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    if not p.is_file():
+        raise ValueError(f"path {str(p)!r} is not a stored study: run tools/store_closed_loop.py")
+    doc = json.loads(p.read_text(encoding="utf-8"))
+    if not isinstance(doc, dict) or doc.get("format") != _FORMAT:
+        raise ValueError(f"path {str(p)!r} is not a stored study (format {_FORMAT!r} expected)")
+    return {k: np.asarray(v, dtype=float) for k, v in doc["results"].items()}, doc["meta"]
