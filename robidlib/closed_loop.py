@@ -207,6 +207,11 @@ class Controller:
     feedforward : numpy.ndarray, shape (p,), or None
         Model parameters of the controller: the feed-forward of ``"pd"`` (optional), the
         model of ``"computed_torque"`` (required).
+    velocity_cutoff : float or None
+        Cut-off (Hz, > 0) of a first-order low-pass applied to the backward difference, as
+        drives do to keep the derivative gain from amplifying the encoder noise:
+        ``v_k = a v_{k-1} + (1 - a) (y_k - y_{k-1}) / dt``, ``a = exp(-2 pi f dt)``; None:
+        the raw difference.
 
     Raises
     ------
@@ -225,9 +230,12 @@ class Controller:
     kp: np.ndarray
     kd: np.ndarray
     feedforward: np.ndarray | None = None
+    velocity_cutoff: float | None = None
 
     def __post_init__(self) -> None:
         check_choice("kind", self.kind, ("pd", "computed_torque"))
+        if self.velocity_cutoff is not None:
+            object.__setattr__(self, "velocity_cutoff", check_positive("velocity_cutoff", self.velocity_cutoff))
         check_fields(self, kp=("n",), kd=("n",), feedforward=(None,))
         for name in ("kp", "kd"):
             v = getattr(self, name)
@@ -360,11 +368,13 @@ class ClosedLoopRecord:
         Torques the controller applied (held over each sample interval).
     q_meas, tau_meas : numpy.ndarray, like ``q``
         What the sensors reported (equal to ``q`` and ``tau`` without sensors).
+    failed : bool or numpy.ndarray of bool, shape (K,)
+        Simulations that failed (``on_failure="nan"``): NaN from the failing sample on.
 
     Raises
     ------
     ValueError
-        Arrays of inconsistent shapes or with NaN/inf.
+        Arrays of inconsistent shapes, or NaN/inf outside a failed simulation.
     """
 
     t: np.ndarray
@@ -374,11 +384,23 @@ class ClosedLoopRecord:
     tau: np.ndarray
     q_meas: np.ndarray
     tau_meas: np.ndarray
+    failed: Any = False
 
     def __post_init__(self) -> None:
         N = check_fields(self, t=("N",))["N"]
         spec = (N, "n") if np.ndim(self.q) == 2 else ("K", N, "n")
-        check_fields(self, **{k: spec for k in ("q", "qd", "qdd", "tau", "q_meas", "tau_meas")})
+        names = ("q", "qd", "qdd", "tau", "q_meas", "tau_meas")
+        check_fields(self, finite=False, **{k: spec for k in names})
+        f = np.asarray(self.failed)
+        if f.dtype != bool or f.shape != (() if len(spec) == 2 else (self.q.shape[0],)):
+            raise ValueError(f"failed must be a bool (one record) or a bool array with one entry per simulation, got "
+                             f"{f.dtype} {f.shape}")
+        for k in names:
+            a = getattr(self, k)
+            bad = ~np.isfinite(a)
+            if (bad.any() and f.ndim == 0 and not f) or (f.ndim and bad[~f].any()):
+                raise ValueError(f"{k} must be finite where no simulation failed, got NaN or infinite entries")
+        object.__setattr__(self, "failed", bool(f) if f.ndim == 0 else f)
 
     @property
     def n_draws(self) -> int:
@@ -397,7 +419,7 @@ class ClosedLoopRecord:
         if self.q.ndim == 2:
             return self
         return ClosedLoopRecord(self.t, *(getattr(self, a)[k] for a in ("q", "qd", "qdd", "tau", "q_meas",
-                                                                          "tau_meas")))
+                                                                          "tau_meas")), failed=bool(self.failed[k]))
 
 
 def mass_and_bias(model: Any, q: Any, qd: Any, params: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -479,7 +501,7 @@ def _mean_mass_diagonal(model: Any, params: np.ndarray, q_ref: np.ndarray) -> np
 
 
 def pd_controller(model: Any, params: Any, reference: Any, *, bandwidth: float = 5.0, damping: float = 1.0,
-                  feedforward: bool = False) -> Controller:
+                  feedforward: bool = False, velocity_cutoff: float | None = None) -> Controller:
     """A PD controller tuned to a closed-loop bandwidth on a model's mean inertias.
 
     Each joint is treated as a mass ``m_j`` (the mean of the diagonal entry ``M_jj`` of the
@@ -500,6 +522,8 @@ def pd_controller(model: Any, params: Any, reference: Any, *, bandwidth: float =
         Damping ratio (> 0).
     feedforward : bool, default False
         Add the inverse dynamics of ``params`` along the reference to the PD torque.
+    velocity_cutoff : float, optional
+        See :class:`Controller`.
 
     Returns
     -------
@@ -534,11 +558,11 @@ def pd_controller(model: Any, params: Any, reference: Any, *, bandwidth: float =
     if not isinstance(feedforward, (bool, np.bool_)):
         raise TypeError(f"feedforward must be True or False, got {feedforward!r}")
     m = _mean_mass_diagonal(model, P, q_ref)
-    return Controller("pd", m * w**2, 2.0 * zeta * m * w, P.copy() if feedforward else None)
+    return Controller("pd", m * w**2, 2.0 * zeta * m * w, P.copy() if feedforward else None, velocity_cutoff)
 
 
 def computed_torque_controller(params: Any, n_joints: int, *, bandwidth: float = 5.0,
-                               damping: float = 1.0) -> Controller:
+                               damping: float = 1.0, velocity_cutoff: float | None = None) -> Controller:
     """A computed-torque controller: the model ``params`` linearises, the gains set the error dynamics.
 
     ``e'' + Kd e' + Kp e = 0`` (when the model is exact) with ``Kp = w^2``, ``Kd = 2 damping w``,
@@ -553,6 +577,8 @@ def computed_torque_controller(params: Any, n_joints: int, *, bandwidth: float =
         Hz (> 0).
     damping : float, default 1.0
         (> 0).
+    velocity_cutoff : float, optional
+        See :class:`Controller`.
 
     Returns
     -------
@@ -575,7 +601,7 @@ def computed_torque_controller(params: Any, n_joints: int, *, bandwidth: float =
         raise ValueError("params must hold the controller's model parameters, got an empty array")
     w = 2.0 * np.pi * check_positive("bandwidth", bandwidth)
     zeta = check_positive("damping", damping)
-    return Controller("computed_torque", np.full(n, w**2), np.full(n, 2.0 * zeta * w), P.copy())
+    return Controller("computed_torque", np.full(n, w**2), np.full(n, 2.0 * zeta * w), P.copy(), velocity_cutoff)
 
 
 def simulate_closed_loop(
@@ -584,6 +610,7 @@ def simulate_closed_loop(
     *,
     sensors: Sensors | None = None,
     rng: np.random.Generator | int | None = None,
+    on_failure: str = "raise",
 ) -> ClosedLoopRecord:
     """Simulate the experiment: the robot of ``params`` under the controller, with sensors.
 
@@ -604,6 +631,11 @@ def simulate_closed_loop(
         Encoders and torque noise; default none (exact measurements).
     rng : numpy.random.Generator or int, optional
         Source of the noise; required with ``sensors`` whose noise is not zero.
+    on_failure : {"raise", "nan"}, default "raise"
+        A parameter vector whose mass matrix is not positive definite somewhere along its
+        motion (not a robot), or whose motion blows up: raise, or fill that simulation's
+        arrays with NaN from the failing sample on and go on with the others
+        (``ClosedLoopRecord.failed``).
 
     Returns
     -------
@@ -634,6 +666,7 @@ def simulate_closed_loop(
     """
     if not isinstance(experiment, ClosedLoopExperiment):
         raise TypeError(f"experiment must be a ClosedLoopExperiment, got {type(experiment).__name__}")
+    check_choice("on_failure", on_failure, ("raise", "nan"))
     p, n = experiment.n_params, experiment.n_joints
     P = as_array("params", params, ndim=(1, 2))
     single = P.ndim == 1
@@ -673,33 +706,59 @@ def simulate_closed_loop(
         y = np.where(quantised, safe_res * np.round(q / safe_res), q)
         return y if noise_q is None else y + noise_q[:, k]
 
+    alive = np.ones(K, dtype=bool)
+    died = np.full(K, N)
+
     def accel(q: np.ndarray, qd: np.ndarray, u: np.ndarray, k: int) -> np.ndarray:
         with np.errstate(over="ignore", invalid="ignore"):
+            q = np.where(alive[:, None], q, q_r[k])
+            qd = np.where(alive[:, None], qd, qd_r[k])
             M, h = _mass_bias(model, q, qd, P2)
+            M[~alive] = np.eye(n)
+            ok = np.all(np.isfinite(M), axis=(1, 2)) & np.all(np.isfinite(h), axis=1) & np.all(np.isfinite(u), axis=1)
+            M[~ok] = np.eye(n)
             try:
                 L = np.linalg.cholesky(M)
             except np.linalg.LinAlgError:
-                bad = [i for i in range(K) if not np.all(np.linalg.eigvalsh(M[i]) > 0)]
-                raise ValueError(
-                    f"params row(s) {bad[:10]} give a mass matrix that is not positive definite at t = {t[k]:.4g} s: "
-                    "not a robot that can be simulated (make the parameters physically consistent)"
-                ) from None
-            rhs = (u - h)[..., None]
+                pd_ = np.array([np.all(np.linalg.eigvalsh(M[i]) > 0) for i in range(K)])
+                ok &= pd_
+                M[~pd_] = np.eye(n)
+                L = np.linalg.cholesky(M)
+            bad = alive & ~ok
+            if np.any(bad):
+                if on_failure == "raise":
+                    raise ValueError(
+                        f"params row(s) {np.flatnonzero(bad)[:10].tolist()} give a mass matrix that is not positive "
+                        f"definite (or a motion that blows up) at t = {t[k]:.4g} s: not a robot that can be "
+                        "simulated (make the parameters physically consistent)")
+                alive[bad] = False
+                died[bad] = k
+            rhs = np.where(alive[:, None], u - h, 0.0)[..., None]
             z = np.linalg.solve(L, rhs)
             a = np.linalg.solve(np.swapaxes(L, 1, 2), z)[..., 0]
-        if not np.all(np.isfinite(a)):
-            raise ValueError(f"the simulation blew up near t = {t[k]:.4g} s (non-finite accelerations): a loop "
-                             "too stiff for the step (raise substeps or lower the gains) or unphysical params")
-        return a
+        fine = np.all(np.isfinite(a), axis=1)
+        if not np.all(fine | ~alive):
+            blown = alive & ~fine
+            if on_failure == "raise":
+                raise ValueError(f"the simulation of params row(s) {np.flatnonzero(blown)[:10].tolist()} blew up near "
+                                 f"t = {t[k]:.4g} s (non-finite accelerations): a loop too stiff for the step (raise "
+                                 "substeps or lower the gains) or unphysical params")
+            alive[blown] = False
+            died[blown] = k
+        return np.where(alive[:, None], a, 0.0)
 
     Q, QD, QDD, TAU, Y = (np.empty((K, N, n)) for _ in range(5))
     q = np.repeat(q_r[:1], K, axis=0)
     qd = np.repeat(qd_r[:1], K, axis=0)
-    y_prev = None
+    y_prev = v = None
     hstep = dt / experiment.substeps
+    a_v = 0.0 if ctrl.velocity_cutoff is None else float(np.exp(-2.0 * np.pi * ctrl.velocity_cutoff * dt))
     for k in range(N):
         y = measure(q, k)
-        v = np.repeat(qd_r[k:k + 1], K, axis=0) if y_prev is None else (y - y_prev) / dt
+        if y_prev is None:
+            v = np.repeat(qd_r[k:k + 1], K, axis=0)
+        else:
+            v = a_v * v + (1.0 - a_v) * (y - y_prev) / dt
         y_prev = y
         e, de = q_r[k] - y, qd_r[k] - v
         if ctrl.kind == "pd":
@@ -728,10 +787,15 @@ def simulate_closed_loop(
             qd = qd + (hstep / 6.0) * (k1 + 2 * k2 + 2 * k3 + k4)
         QDD[:, k] = a1
     TM = TAU if noise_tau is None else TAU + noise_tau
+    for i in np.flatnonzero(~alive):                     # a failed simulation has no motion from then on
+        for a in (Q, QD, QDD, TAU, Y, TM):
+            a[i, died[i]:] = np.nan
     out = (Q, QD, QDD, TAU, Y, TM)
     if single:
         out = tuple(a[0] for a in out)
-    return ClosedLoopRecord(t.copy(), *out[:4], q_meas=out[4], tau_meas=out[5])
+    failed = ~alive
+    return ClosedLoopRecord(t.copy(), *out[:4], q_meas=out[4], tau_meas=out[5],
+                            failed=bool(failed[0]) if single else failed)
 
 
 def idim_data(
@@ -810,6 +874,8 @@ def idim_data(
                          "take one with record.draw(k)")
     if record.q.shape[1] != n:
         raise ValueError(f"record must have the model's {n} joints, got {record.q.shape[1]}")
+    if record.failed:
+        raise ValueError("record must come from a simulation that did not fail (record.failed is True)")
     N = record.t.size
     dt = float(np.mean(np.diff(record.t)))
     fc = check_positive("cutoff", cutoff)

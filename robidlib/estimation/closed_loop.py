@@ -174,7 +174,9 @@ def _regressor_rows(experiment: Any, rec: Any, samples: np.ndarray, keep: np.nda
 
 
 def _converged(b_new: np.ndarray, b_old: np.ndarray, std: np.ndarray, tol: float) -> bool:
-    scale = np.where(std > 0, std, np.abs(b_new) + 1e-300)
+    """Every parameter moved by less than ``tol`` standard deviations (or ``1e-8`` of itself when
+    the data are exact and the standard deviations vanish)."""
+    scale = np.maximum(np.maximum(std, 1e-8 * np.abs(b_new)), 1e-12 * np.abs(b_new).max()) + 1e-300
     return bool(np.max(np.abs(b_new - b_old) / scale) < tol)
 
 
@@ -201,7 +203,8 @@ def idim_iv(
        samples of ``W``: free of the measurement noise, yet close to ``W`` when ``b_k`` is good;
     3. ``b_{k+1} = (Z'W)^-1 Z'y`` (:func:`iv`).
 
-    It stops when no parameter moved by more than ``tol`` of its standard deviation.
+    It stops when no parameter moved by more than ``tol`` of its standard deviation (or by more
+    than ``1e-8`` of itself, on exact data).
 
     Parameters
     ----------

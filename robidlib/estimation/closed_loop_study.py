@@ -37,13 +37,14 @@ CHAPTER_RECIPE: dict[str, Any] = {
     "dt": 0.005,                               # 200 Hz controller and record
     "bandwidth": 5.0,                          # PD closed-loop bandwidth, Hz
     "damping": 1.0,
-    "resolution": [1e-5, 1e-4, 1e-4, 1e-4, 1e-5],   # encoders at the joints (m, rad)
-    "sigma_q": [2e-5, 1e-4, 1e-4, 1e-4, 2e-5],      # position noise at level 1 (m, rad)
+    "velocity_cutoff": 20.0,                   # the drives' velocity filter, Hz
+    "resolution": [1e-6, 1e-5, 1e-5, 1e-5, 1e-6],   # encoders at the joints (m, rad)
+    "sigma_q": [2e-6, 1e-5, 1e-5, 1e-5, 2e-6],      # position noise at level 1 (m, rad)
     "sigma_tau_fraction": 0.01,                # torque noise: this times each joint's RMS torque
-    "cutoff": 10.0,                            # position low-pass of the IDIM pipeline, Hz
+    "cutoff": 30.0,                            # position low-pass of the IDIM pipeline, Hz
     "threshold_fraction": 0.05,                # equations dropped below this times the peak speed
-    "levels": [0.0, 4.0, 8.0, 16.0],           # noise levels (multiples of sigma_q)
-    "draws": 100,
+    "levels": [0.0, 25.0, 50.0, 100.0],        # noise levels (multiples of sigma_q)
+    "draws": 60,
     "iv_iterations": 5,
     "didim_iterations": 5,
     "seed": 12,                                # level i uses the seed seed + i
@@ -96,7 +97,8 @@ def chapter_setup(recipe: dict[str, Any] | None = None) -> dict[str, Any]:
     t = r["dt"] * np.arange(int(round(ft.period / r["dt"])))
     reference = ft.evaluate(t)
     truth = model.params
-    controller = pd_controller(model, truth, reference, bandwidth=r["bandwidth"], damping=r["damping"])
+    controller = pd_controller(model, truth, reference, bandwidth=r["bandwidth"], damping=r["damping"],
+                               velocity_cutoff=r["velocity_cutoff"])
     experiment = ClosedLoopExperiment(model, reference, controller)
     exact = simulate_closed_loop(experiment, truth)
     rms = np.sqrt(np.mean(exact.tau**2, axis=0))
@@ -152,12 +154,14 @@ def _iterate(experiment: Any, W: list, y: list, samples: np.ndarray, keeps: list
     B = B0.copy()
     hist = [B.copy()]
     for _ in range(iterations):
-        rec = simulate_closed_loop(experiment, B)
-        Y = np.asarray(experiment.model.regressor(rec.q[:, samples].reshape(-1, experiment.n_joints),
-                                                  rec.qd[:, samples].reshape(-1, experiment.n_joints),
-                                                  rec.qdd[:, samples].reshape(-1, experiment.n_joints)))
+        rec = simulate_closed_loop(experiment, B, on_failure="nan")
+        B[rec.failed] = np.nan            # a draw whose estimate cannot be simulated: stopped, reported as NaN
+        fin = lambda a: np.nan_to_num(a[:, samples]).reshape(-1, experiment.n_joints)   # noqa: E731
+        Y = np.asarray(experiment.model.regressor(fin(rec.q), fin(rec.qd), fin(rec.qdd)))
         Y = Y.reshape(B.shape[0], samples.size, experiment.n_joints, -1)
         for d in range(B.shape[0]):
+            if rec.failed[d]:
+                continue
             Z = Y[d][keeps[d]]
             if kind == "iv":
                 B[d] = _iv_solve(W[d], y[d], Z)[0]
