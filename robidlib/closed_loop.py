@@ -629,8 +629,9 @@ def simulate_closed_loop(
         together (with ``sensors``, each with its own noise draw).
     sensors : Sensors, optional
         Encoders and torque noise; default none (exact measurements).
-    rng : numpy.random.Generator or int, optional
-        Source of the noise; required with ``sensors`` whose noise is not zero.
+    rng : numpy.random.Generator or int, or a list of K of them, optional
+        Source of the noise; required with ``sensors`` whose noise is not zero. A list gives
+        each simulation its own generator, so that a draw can be recomputed alone.
     on_failure : {"raise", "nan"}, default "raise"
         A parameter vector whose mass matrix is not positive definite somewhere along its
         motion (not a robot), or whose motion blows up: raise, or fill that simulation's
@@ -687,10 +688,17 @@ def simulate_closed_loop(
             if rng is None:
                 raise ValueError("rng must be given (an int seed or a numpy Generator) when the sensors are noisy, "
                                  "got None")
-            gen = check_rng(rng)
-            noise_q = sensors.sigma_q * gen.standard_normal((K, N, n))
-            noise_tau = sensors.sigma_tau * gen.standard_normal((K, N, n))
-    elif rng is not None:
+            if isinstance(rng, (list, tuple)):
+                if len(rng) != K:
+                    raise ValueError(f"rng must be one seed or generator, or a list of {K} (one per simulation), "
+                                     f"got a list of {len(rng)}")
+                gens = [check_rng(g) for g in rng]
+                z = np.stack([np.stack([g.standard_normal((N, n)), g.standard_normal((N, n))]) for g in gens], axis=1)
+            else:
+                z = check_rng(rng).standard_normal((2, K, N, n))
+            noise_q = sensors.sigma_q * z[0]
+            noise_tau = sensors.sigma_tau * z[1]
+    elif rng is not None and not isinstance(rng, (list, tuple)):
         check_rng(rng)
     ctrl = experiment.controller
     model = _fast_regressor(experiment.model)

@@ -441,8 +441,10 @@ def output_error(
     scale0 = np.abs(b0)
     floor = 1e-3 * (np.median(scale0[scale0 > 0]) if np.any(scale0 > 0) else 1.0)
 
+    from ..closed_loop import simulate_closed_loop
+
     def outputs(B: np.ndarray) -> np.ndarray:
-        rec = _simulate(exp, B, "output_error")
+        rec = simulate_closed_loop(exp, B, on_failure="nan")
         count["sims"] += B.shape[0]
         return getattr(rec, key)[:, s][:, kp]
 
@@ -450,7 +452,10 @@ def output_error(
         k = b.tobytes()
         if k not in cache:
             cache.clear()
-            cache[k] = y - outputs(b[None])[0]
+            out = outputs(b[None])[0]
+            # a trial step whose model cannot be simulated (not a robot): a residual far larger than any
+            # the data give, so that the trust region rejects the step and shrinks
+            cache[k] = y - out if np.all(np.isfinite(out)) else 1e3 * (np.abs(y) + np.abs(y).max())
         return cache[k]
 
     def jac(b: np.ndarray) -> np.ndarray:
@@ -458,6 +463,9 @@ def output_error(
         B = b[None] + np.diag(h)
         r0 = fun(b)
         R = y[None] - outputs(B)
+        if not np.all(np.isfinite(R)):
+            raise ValueError("output_error: a model a finite-difference step away from the iterate cannot be "
+                             "simulated; start from a physically consistent estimate")
         return ((R - r0[None]) / h[:, None]).T
 
     t0 = time.process_time()

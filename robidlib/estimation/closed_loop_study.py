@@ -23,7 +23,9 @@ import numpy as np
 
 from .._validate import check_int
 
-__all__ = ["CHAPTER_RECIPE", "chapter_setup", "closed_loop_study", "load_closed_loop_study", "scaled_error"]
+__all__ = ["CHAPTER_RECIPE", "chapter_setup", "closed_loop_study", "draw_seeds", "level_sensors",
+           "load_closed_loop_study", "method_comparison",
+           "scaled_error"]
 
 #: Where the stored study lives (package data; the format of ``robidlib.book``'s studies).
 STUDY_FILE = Path(__file__).resolve().parents[1] / "data" / "studies" / "closed_loop_mc.json"
@@ -43,11 +45,11 @@ CHAPTER_RECIPE: dict[str, Any] = {
     "sigma_tau_fraction": 0.01,                # torque noise: this times each joint's RMS torque
     "cutoff": 30.0,                            # position low-pass of the IDIM pipeline, Hz
     "threshold_fraction": 0.05,                # equations dropped below this times the peak speed
-    "levels": [0.0, 25.0, 50.0, 100.0],        # noise levels (multiples of sigma_q)
-    "draws": 60,
-    "iv_iterations": 5,
-    "didim_iterations": 5,
-    "seed": 12,                                # level i uses the seed seed + i
+    "levels": [0.0, 50.0, 100.0],              # noise levels (multiples of sigma_q)
+    "draws": 40,
+    "iv_iterations": 4,
+    "didim_iterations": 4,
+    "seed": 12,                                # draw d of level i: default_rng([seed, i, d])
 }
 
 
@@ -130,7 +132,7 @@ def scaled_error(estimates: Any, truth: Any, scale: Any) -> np.ndarray:
 
     Examples
     --------
-    >>> float(scaled_error([1.1, 2.0], [1.0, 2.0], [1.0, 0.0]))
+    >>> round(float(scaled_error([1.1, 2.0], [1.0, 2.0], [1.0, 0.0])), 9)
     10.0
     """
     from .._validate import as_array
@@ -143,6 +145,38 @@ def scaled_error(estimates: Any, truth: Any, scale: Any) -> np.ndarray:
         raise ValueError("scale * truth must not be zero (the error is relative to it)")
     out = 100.0 * np.linalg.norm(d * (E - t), axis=-1) / den
     return float(out) if E.ndim == 1 else out
+
+
+def level_sensors(sensors: Any, level: float) -> Any:
+    """The study's sensors at a noise level: the position noise times ``level``, resolution and torque noise kept.
+
+    Examples
+    --------
+    >>> from robidlib.closed_loop import Sensors
+    >>> level_sensors(Sensors([1e-5], [1e-5], [0.1]), 10.0).sigma_q.tolist()
+    [0.0001]
+    """
+    from .._validate import check_nonnegative
+    from ..closed_loop import Sensors
+
+    if not isinstance(sensors, Sensors):
+        raise TypeError(f"sensors must be a Sensors, got {type(sensors).__name__}")
+    return Sensors(sensors.resolution.copy(), check_nonnegative("level", level) * sensors.sigma_q,
+                   sensors.sigma_tau.copy())
+
+
+def draw_seeds(recipe: dict[str, Any], level: int, draws: Any) -> list[np.random.Generator]:
+    """The noise generators of the study's draws ``draws`` at level index ``level``: one per draw,
+    ``numpy.random.default_rng([seed, level, draw])``, so any draw can be recomputed alone.
+
+    Examples
+    --------
+    >>> g = draw_seeds(CHAPTER_RECIPE, 1, [0, 5])
+    >>> len(g), float(g[0].random()) == float(draw_seeds(CHAPTER_RECIPE, 1, [0])[0].random())
+    (2, True)
+    """
+    level = check_int("level", level, 0)
+    return [np.random.default_rng([int(recipe["seed"]), level, check_int("draw", int(d), 0)]) for d in draws]
 
 
 def _iterate(experiment: Any, W: list, y: list, samples: np.ndarray, keeps: list, B0: np.ndarray,
@@ -176,8 +210,9 @@ def closed_loop_study(recipe: dict[str, Any] | None = None, *, draws: int | None
     """The Monte Carlo of chapter 12: LS, IDIM-IV and DIDIM over seeded closed-loop records.
 
     For each noise level ``L`` (the sensors' position noise times ``L``, the torque noise
-    fixed), ``draws`` records of the experiment are simulated with the seed ``seed + i``
-    (level ``i``); each is reduced to IDIM data (:func:`robidlib.closed_loop.idim_data`) and
+    and the encoder resolution kept: :func:`level_sensors`),
+    ``draws`` records of the experiment are simulated, draw ``d`` of level ``i`` with the
+    generator of :func:`draw_seeds`; each is reduced to IDIM data (:func:`robidlib.closed_loop.idim_data`) and
     identified by ordinary least squares, then by ``iv_iterations`` IDIM-IV iterations and
     ``didim_iterations`` DIDIM iterations, both started from the least-squares estimate.
 
@@ -226,8 +261,8 @@ def closed_loop_study(recipe: dict[str, Any] | None = None, *, draws: int | None
     out: dict[str, np.ndarray] = {}
     t0 = time.process_time()
     for i, level in enumerate(r["levels"]):
-        rec = simulate_closed_loop(exp, np.repeat(truth[None], D, axis=0), sensors=s["sensors"].scaled(level)
-                                   if level > 0 else None, rng=r["seed"] + i)
+        rec = simulate_closed_loop(exp, np.repeat(truth[None], D, axis=0), sensors=level_sensors(s["sensors"], level),
+                                   rng=draw_seeds(r, i, range(D)))
         W, y, keeps, B = [], [], [], []
         samples = None
         for d in range(D):
@@ -247,13 +282,16 @@ def closed_loop_study(recipe: dict[str, Any] | None = None, *, draws: int | None
     return out, meta
 
 
-def load_closed_loop_study(path: Any = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+def load_closed_loop_study(path: Any = None, name: str = "closed_loop_mc") -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The stored Monte Carlo of chapter 12 (package data written by ``tools/store_closed_loop.py``).
 
     Parameters
     ----------
     path : str or os.PathLike, optional
         Another file in the same format (default the package data).
+    name : {"closed_loop_mc", "closed_loop_methods"}, default "closed_loop_mc"
+        Which stored file: the Monte Carlo (:func:`closed_loop_study`) or the comparison of
+        the four methods on one record (:func:`method_comparison`).
 
     Returns
     -------
@@ -276,8 +314,11 @@ def load_closed_loop_study(path: Any = None) -> tuple[dict[str, np.ndarray], dic
     """
     import os
 
+    from .._validate import check_choice
+
+    check_choice("name", name, ("closed_loop_mc", "closed_loop_methods"))
     if path is None:
-        p = STUDY_FILE
+        p = STUDY_FILE.with_name(f"{name}.json")
     elif isinstance(path, (str, os.PathLike)):
         p = Path(path)
     else:
@@ -288,3 +329,81 @@ def load_closed_loop_study(path: Any = None) -> tuple[dict[str, np.ndarray], dic
     if not isinstance(doc, dict) or doc.get("format") != _FORMAT:
         raise ValueError(f"path {str(p)!r} is not a stored study (format {_FORMAT!r} expected)")
     return {k: np.asarray(v, dtype=float) for k, v in doc["results"].items()}, doc["meta"]
+
+
+def method_comparison(recipe: dict[str, Any] | None = None, *, level: int = -1, draw: int = 0,
+                      max_nfev: int = 40) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """LS, IDIM-IV, DIDIM and closed-loop output error on one record of the study, with their cost.
+
+    The record is draw ``draw`` of level index ``level`` of :func:`closed_loop_study` (the
+    same noise). IDIM-IV and DIDIM run to their tolerances (:func:`~robidlib.estimation.idim_iv`,
+    :func:`~robidlib.estimation.didim`), the output error
+    (:func:`~robidlib.estimation.output_error`, torque output) up to ``max_nfev`` evaluations;
+    all start from least squares.
+
+    Parameters
+    ----------
+    recipe : dict, optional
+        Default :data:`CHAPTER_RECIPE`.
+    level : int, default -1
+        Index into the recipe's levels (negative counts from the end).
+    draw : int, default 0
+    max_nfev : int, default 40
+
+    Returns
+    -------
+    results : dict of str to numpy.ndarray
+        ``"<method>/params"``, ``"<method>/std"`` (``ls``, ``iv``, ``didim``, ``oe``);
+        ``"<method>/residual"`` the norm of the torque residual of the *simulated* model
+        (``||y - tau_s(b)||``, the output-error criterion) for every method.
+    meta : dict
+        ``"recipe"``, ``"level"``, ``"draw"``, ``"cpu_seconds"``, ``"simulations"``,
+        ``"iterations"`` per method, the output error's ``"oe_message"``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad ``level``, ``draw`` or ``max_nfev``.
+
+    Examples
+    --------
+    >>> res, meta = method_comparison(max_nfev=2)   # doctest: +SKIP
+    """
+    from ..closed_loop import idim_data, simulate_closed_loop
+    from .closed_loop import didim, idim_iv, output_error
+    from .lsq import ols
+
+    r = dict(CHAPTER_RECIPE if recipe is None else recipe)
+    levels = list(r["levels"])
+    li = check_int("level", level, -len(levels), len(levels) - 1) % len(levels)
+    d = check_int("draw", draw, 0)
+    s = chapter_setup(r)
+    exp, model, truth = s["experiment"], s["model"], s["truth"]
+    rec = simulate_closed_loop(exp, truth, sensors=level_sensors(s["sensors"], levels[li]),
+                               rng=draw_seeds(r, li, [d])[0])
+    W, y, samples, keep = idim_data(model, rec, cutoff=r["cutoff"], velocity_threshold=s["threshold"])
+    yt = rec.tau_meas[samples][keep]
+    t0 = time.process_time()
+    ls = ols(W, y, names=model.param_names)
+    t_ls = time.process_time() - t0
+    ests = {"ls": ls,
+            "iv": idim_iv(exp, W, y, ls.params, samples=samples, keep=keep, names=model.param_names),
+            "didim": didim(exp, yt, ls.params, samples=samples, keep=keep, names=model.param_names),
+            "oe": output_error(exp, yt, ls.params, samples=samples, keep=keep, max_nfev=max_nfev,
+                               names=model.param_names)}
+    B = np.array([e.params for e in ests.values()])
+    sims = simulate_closed_loop(exp, B, on_failure="nan")
+    out: dict[str, np.ndarray] = {}
+    for k, (m, e) in enumerate(ests.items()):
+        out[f"{m}/params"] = e.params
+        out[f"{m}/std"] = e.std
+        out[f"{m}/residual"] = np.array(float(np.linalg.norm(yt - sims.tau[k][samples][keep])))
+    meta = {"recipe": r, "level": li, "draw": d, "max_nfev": max_nfev,
+            "cpu_seconds": {"ls": t_ls, **{m: float(ests[m].info["cpu_seconds"]) for m in ("iv", "didim", "oe")}},
+            "simulations": {"ls": 0, **{m: int(ests[m].info["simulations"]) for m in ("iv", "didim", "oe")}},
+            "iterations": {"iv": int(ests["iv"].info["iterations"]), "didim": int(ests["didim"].info["iterations"]),
+                           "oe": int(ests["oe"].info["nfev"])},
+            "converged": {"iv": bool(ests["iv"].info["converged"]), "didim": bool(ests["didim"].info["converged"]),
+                          "oe": int(ests["oe"].info["status"]) > 0},
+            "oe_message": ests["oe"].info["message"], "names": list(model.param_names), "truth": truth.tolist()}
+    return out, meta
