@@ -387,10 +387,10 @@ class ClosedLoopRecord:
     failed: Any = False
 
     def __post_init__(self) -> None:
-        N = check_fields(self, t=("N",))["N"]
-        spec = (N, "n") if np.ndim(self.q) == 2 else ("K", N, "n")
+        spec = ("N", "n") if np.ndim(self.q) == 2 else ("K", "N", "n")
         names = ("q", "qd", "qdd", "tau", "q_meas", "tau_meas")
-        check_fields(self, finite=False, **{k: spec for k in names})
+        check_fields(self, finite=False, t=("N",), **{k: spec for k in names})
+        check_fields(self, t=("N",))
         f = np.asarray(self.failed)
         if f.dtype != bool or f.shape != (() if len(spec) == 2 else (self.q.shape[0],)):
             raise ValueError(f"failed must be a bool (one record) or a bool array with one entry per simulation, got "
@@ -464,9 +464,11 @@ def mass_and_bias(model: Any, q: Any, qd: Any, params: Any) -> tuple[np.ndarray,
     n = _check_model(model)
     q = as_array("q", q, ndim=2)
     K = q.shape[0]
-    if q.shape[1] != n:
-        raise ValueError(f"q must have shape (K, {n}), got {q.shape}")
-    qd = as_array("qd", qd, shape=(K, n))
+    if q.shape[1] != n or K == 0:
+        raise ValueError(f"q must have shape (K, {n}) with K >= 1 states, got {q.shape}")
+    qd = as_array("qd", qd, ndim=2)
+    if qd.shape != q.shape:
+        raise ValueError(f"qd must have the shape of q, {q.shape}, got {qd.shape}")
     P = as_array("params", params, ndim=2)
     if P.shape[0] != K:
         raise ValueError(f"params must have one row per state (K = {K}), got shape {P.shape}")
@@ -561,7 +563,7 @@ def pd_controller(model: Any, params: Any, reference: Any, *, bandwidth: float =
     return Controller("pd", m * w**2, 2.0 * zeta * m * w, P.copy() if feedforward else None, velocity_cutoff)
 
 
-def computed_torque_controller(params: Any, n_joints: int, *, bandwidth: float = 5.0,
+def computed_torque_controller(model: Any, params: Any, *, bandwidth: float = 5.0,
                                damping: float = 1.0, velocity_cutoff: float | None = None) -> Controller:
     """A computed-torque controller: the model ``params`` linearises, the gains set the error dynamics.
 
@@ -570,9 +572,10 @@ def computed_torque_controller(params: Any, n_joints: int, *, bandwidth: float =
 
     Parameters
     ----------
+    model : object
+        Linear-in-parameters model (``n_joints``, ``regressor``).
     params : array_like, shape (p,)
         The controller's model parameters.
-    n_joints : int
     bandwidth : float, default 5.0
         Hz (> 0).
     damping : float, default 1.0
@@ -591,14 +594,15 @@ def computed_torque_controller(params: Any, n_joints: int, *, bandwidth: float =
 
     Examples
     --------
-    >>> c = computed_torque_controller([1.0, 2.0], 2, bandwidth=1.0)
+    >>> from robidlib.estimation import robot_base_model
+    >>> from robidlib.models import planar_2r
+    >>> model = robot_base_model(planar_2r())
+    >>> c = computed_torque_controller(model, model.params, bandwidth=1.0)
     >>> c.kind, round(float(c.kp[0]), 3)
     ('computed_torque', 39.478)
     """
-    n = check_int("n_joints", n_joints, 1)
-    P = as_array("params", params, ndim=1)
-    if P.size == 0:
-        raise ValueError("params must hold the controller's model parameters, got an empty array")
+    n = _check_model(model)
+    P = as_array("params", params, shape=(_n_params(model, n),))
     w = 2.0 * np.pi * check_positive("bandwidth", bandwidth)
     zeta = check_positive("damping", damping)
     return Controller("computed_torque", np.full(n, w**2), np.full(n, 2.0 * zeta * w), P.copy(), velocity_cutoff)

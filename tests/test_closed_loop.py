@@ -86,7 +86,7 @@ def test_sensors(setup):
 
 def test_computed_torque_tracks_better_than_pd_with_the_same_bandwidth(setup):
     _, model, ref, exp = setup
-    ct = ClosedLoopExperiment(model, ref, computed_torque_controller(model.params, 2, bandwidth=6.0))
+    ct = ClosedLoopExperiment(model, ref, computed_torque_controller(model, model.params, bandwidth=6.0))
     e_ct = np.abs(simulate_closed_loop(ct, model.params).q - ref.q).max()
     e_pd = np.abs(simulate_closed_loop(exp, model.params).q - ref.q).max()
     assert e_ct < 0.2 * e_pd
@@ -183,8 +183,9 @@ def test_bad_input(setup):
     _raises(ValueError, "bandwidth", pd_controller, model, p, ref, bandwidth=-1.0)
     _raises(ValueError, "params", pd_controller, model, p[:3], ref)
     _raises(TypeError, "feedforward", pd_controller, model, p, ref, feedforward="yes")
-    _raises(ValueError, "damping", computed_torque_controller, p, 2, damping=0.0)
-    _raises(TypeError, "n_joints", computed_torque_controller, p, 2.0)
+    _raises(ValueError, "damping", computed_torque_controller, model, p, damping=0.0)
+    _raises(ValueError, "params", computed_torque_controller, model, p[:-1])
+    _raises(TypeError, "model", computed_torque_controller, "model", p)
     _raises(TypeError, "experiment", simulate_closed_loop, "exp", p)
     _raises(ValueError, "params", simulate_closed_loop, exp, p[:-1])
     _raises(ValueError, "params", simulate_closed_loop, exp, np.r_[p[:-1], np.nan])

@@ -138,8 +138,13 @@ def scaled_error(estimates: Any, truth: Any, scale: Any) -> np.ndarray:
     from .._validate import as_array
 
     E = as_array("estimates", estimates, ndim=(1, 2))
-    t = as_array("truth", truth, shape=(E.shape[-1],))
-    d = as_array("scale", scale, shape=(E.shape[-1],))
+    if E.size == 0:
+        raise ValueError(f"estimates must not be empty, got shape {E.shape}")
+    t, d = as_array("truth", truth, ndim=1), as_array("scale", scale, ndim=1)
+    for name, v in (("truth", t), ("scale", d)):
+        if v.size != E.shape[-1]:
+            raise ValueError(f"{name} must have {E.shape[-1]} entries (the last axis of estimates), got {v.shape}; "
+                             "estimates, truth and scale must describe the same parameters")
     den = np.linalg.norm(d * t)
     if den == 0:
         raise ValueError("scale * truth must not be zero (the error is relative to it)")
