@@ -11,6 +11,7 @@ from .kalman import ExtendedKalmanFilter, numerical_jacobian
 from .symbolic import SymbolicModel, symbolic_regressor
 from .hopfield import HopfieldEstimator, SaturationWarning
 from .hopfield import hopfield_batch, hopfield_online
+from .log_cholesky import log_cholesky_ls
 from .lsq import ols, ridge, sandwich_cov, wls
 from .physical import bounded_ls, is_feasible_base, physical_ls, standard_from_base
 from .records import load_filter_runs, simulate_identification
@@ -36,6 +37,7 @@ __all__ = [
     "iterated_extended_smoother",
     "iv",
     "load_filter_runs",
+    "log_cholesky_ls",
     "max_stable_rate",
     "nees",
     "nees_bounds",
