@@ -1,6 +1,6 @@
 """Benchmark of the closed-loop estimators on chapter 12's problem: IDIM-IV, DIDIM, output error.
 
-The problem is the chapter's (``robidlib.estimation.closed_loop_study.CHAPTER_RECIPE``): the
+The problem is the chapter's (``robidlib.closed_loop_study.CHAPTER_RECIPE``): the
 5-DOF arm with friction under its PD controller at 200 Hz, one period of 5 s, 30 base and
 friction parameters, one record at the highest noise level (draw 0, the chapter's record).
 Every method starts from least squares on the same IDIM data; IDIM-IV and DIDIM run to their
@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 import robidlib  # noqa: E402
 from robidlib.closed_loop import idim_data, simulate_closed_loop  # noqa: E402
 from robidlib.estimation import didim, idim_iv, ols, output_error  # noqa: E402
-from robidlib.estimation.closed_loop_study import (CHAPTER_RECIPE, chapter_setup, draw_seeds,  # noqa: E402
+from robidlib.closed_loop_study import (CHAPTER_RECIPE, chapter_setup, draw_seeds,  # noqa: E402
                                                    level_sensors, scaled_error)
 
 

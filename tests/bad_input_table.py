@@ -818,7 +818,7 @@ def build():  # noqa: C901 - one table
     # ------------------------------------------------------------------ closed loop (chapter 12)
     from robidlib import closed_loop as cl
     from robidlib.estimation import closed_loop as ecl
-    from robidlib.estimation import closed_loop_study as cls
+    from robidlib import closed_loop_study as cls
 
     cl_model = base_model.robot_base_model(planar_2r(friction=[[0.3, 0.2], [0.1, 0.1]]),
                                            friction=["viscous", "coulomb"])
@@ -862,13 +862,13 @@ def build():  # noqa: C901 - one table
     add(E("estimation.closed_loop:output_error", ecl.output_error, Obj(cl_exp), Vec(cl_y), Vec(cl_p),
           argnames=("experiment", "y", "params0"), max_nfev=Int(2, huge=10**9), ftol=Tol(1e-8),
           output=Choice("torque"), **kw))
-    add(E("estimation.closed_loop_study:scaled_error", cls.scaled_error, Vec([1.1, 2.0]), Vec([1.0, 2.0]),
+    add(E("closed_loop_study:scaled_error", cls.scaled_error, Vec([1.1, 2.0]), Vec([1.0, 2.0]),
           Vec([1.0, 1.0]), argnames=("estimates", "truth", "scale")))
-    add(E("estimation.closed_loop_study:level_sensors", cls.level_sensors, Obj(cl_sens), NonNeg(2.0),
+    add(E("closed_loop_study:level_sensors", cls.level_sensors, Obj(cl_sens), NonNeg(2.0),
           argnames=("sensors", "level")))
-    add(E("estimation.closed_loop_study:draw_seeds", cls.draw_seeds, cls.CHAPTER_RECIPE, Int(1, zero_ok=True),
+    add(E("closed_loop_study:draw_seeds", cls.draw_seeds, cls.CHAPTER_RECIPE, Int(1, zero_ok=True),
           [0, 1], argnames=("recipe", "level", "draws")))
-    add(E("estimation.closed_loop_study:load_closed_loop_study", cls.load_closed_loop_study,
+    add(E("closed_loop_study:load_closed_loop_study", cls.load_closed_loop_study,
           name=Choice("closed_loop_mc")))
     # log-Cholesky parameters and the D-optimal criterion
     lc = np.linspace(-0.5, 0.5, 10)
@@ -910,7 +910,7 @@ NOT_SWEPT = {
     "trajectories:PolynomialTrajectory.monomials": "no argument",
     "trajectories:FourierTrajectory.amplitude_bounds": "no argument",
     "validation:SensitivityResult.ranking": "no argument",
-    "estimation.closed_loop_study:chapter_setup": "the chapter's experiment: its recipe is data (tests/test_closed_loop.py)",
-    "estimation.closed_loop_study:closed_loop_study": "the chapter's Monte Carlo: minutes (tests re-run one draw)",
-    "estimation.closed_loop_study:method_comparison": "four estimators on the chapter's record: minutes",
+    "closed_loop_study:chapter_setup": "the chapter's experiment: its recipe is data (tests/test_closed_loop.py)",
+    "closed_loop_study:closed_loop_study": "the chapter's Monte Carlo: minutes (tests re-run one draw)",
+    "closed_loop_study:method_comparison": "four estimators on the chapter's record: minutes",
 }

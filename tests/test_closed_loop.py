@@ -221,3 +221,22 @@ def test_bad_input(setup):
     _raises(ValueError, "output", output_error, exp, y, p, samples=s, keep=keep, output="velocity")
     _raises(ValueError, "max_nfev", output_error, exp, y, p, samples=s, keep=keep, max_nfev=0)
     _raises(ValueError, "names", didim, exp, y, p, samples=s, keep=keep, names=["a"])
+
+
+def test_the_stored_study_is_the_recipe():
+    # one draw of the stored Monte Carlo, recomputed: the same least-squares estimate
+    from robidlib.closed_loop_study import (chapter_setup, draw_seeds, level_sensors,
+                                                       load_closed_loop_study)
+
+    study, meta = load_closed_loop_study()
+    r = meta["recipe"]
+    s = chapter_setup(r)
+    top = len(r["levels"]) - 1
+    rec = simulate_closed_loop(s["experiment"], s["truth"], sensors=level_sensors(s["sensors"], r["levels"][top]),
+                               rng=draw_seeds(r, top, [1])[0])
+    W, y, _, _ = idim_data(s["model"], rec, cutoff=r["cutoff"], velocity_threshold=s["threshold"])
+    assert np.allclose(ols(W, y).params, study[f"{top}/ls"][1], rtol=1e-6, atol=1e-9 * np.abs(s["truth"]).max())
+    assert np.allclose(meta["truth"], s["truth"])
+    comp, cmeta = load_closed_loop_study(name="closed_loop_methods")
+    assert cmeta["level"] == top and cmeta["draw"] == 0
+    assert set(cmeta["simulations"]) == {"ls", "iv", "didim", "oe"}

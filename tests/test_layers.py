@@ -33,6 +33,7 @@ LAYERS = [
     {"multibody"},
     {"models", "datasets"},
     {"identification"},
+    {"closed_loop_study"},
     {"plotting", "book"},
     {"checks"},
 ]

@@ -64,7 +64,7 @@ from robidlib.book import table
 from robidlib.checks import closed_loop as checks
 from robidlib.closed_loop import idim_data, simulate_closed_loop
 from robidlib.estimation import didim, idim_iv, iv, ols
-from robidlib.estimation.closed_loop_study import (CHAPTER_RECIPE, chapter_setup,
+from robidlib.closed_loop_study import (CHAPTER_RECIPE, chapter_setup,
                                                    draw_seeds, level_sensors,
                                                    load_closed_loop_study, scaled_error)
 from robidlib.plotting import draw_robot, use_book_style
@@ -242,7 +242,7 @@ controller feeds $e_q$ back into the torque and the robot follows it. Both grow 
 $\sigma_q^2$, while the scatter of the estimate grows only with $\sigma_q$: at some noise level
 the bias wins.
 
-The chapter's Monte Carlo (`robidlib.estimation.closed_loop_study`, stored with its recipe
+The chapter's Monte Carlo (`robidlib.closed_loop_study`, stored with its recipe
 because it takes minutes) repeats the experiment for {glue:text}`mc_draws` seeded draws at
 each of {glue:text}`mc_levels` noise levels, from exact sensors to $\sigma_q$ = 1 mrad, and
 identifies every record by least squares, IDIM-IV ({ref}`section 3 <sec-cl-iv>`) and DIDIM

@@ -3,12 +3,12 @@
     python tools/store_closed_loop.py [--draws 60] [--overwrite]
     python tools/store_closed_loop.py --methods [--overwrite]     # the four methods on one record
 
-The study (``robidlib.estimation.closed_loop_study.closed_loop_study`` with its recipe
+The study (``robidlib.closed_loop_study.closed_loop_study`` with its recipe
 ``CHAPTER_RECIPE``): for each noise level, seeded closed-loop records of the 5-DOF arm under
 its PD controller, each identified by least squares, IDIM-IV and DIDIM on the same record.
 Every level simulates all draws together and so do the iterations, but the whole study still
 takes minutes: chapter 12 loads the stored result
-(``robidlib.estimation.closed_loop_study.load_closed_loop_study``) and recomputes a few draws
+(``robidlib.closed_loop_study.load_closed_loop_study``) and recomputes a few draws
 to check it; ``tests/test_closed_loop.py`` re-runs one draw of the recipe against the file.
 """
 
@@ -23,7 +23,7 @@ import numpy as np
 import scipy
 
 import robidlib
-from robidlib.estimation.closed_loop_study import closed_loop_study, method_comparison
+from robidlib.closed_loop_study import closed_loop_study, method_comparison
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "robidlib" / "data" / "studies" / "closed_loop_mc.json"

@@ -155,15 +155,16 @@ def dopt(overwrite: bool) -> None:
         t = np.linspace(0.0, 2 * np.pi / wf, r["n_eval"], endpoint=False)
         designs = {"cond": cond_traj.evaluate(t), "logdet": res.trajectory.evaluate(t)}
         beta_true = base.beta(np.r_[robot.params, robot.friction.ravel()] if friction else robot.params)
-        sig = None
+        sig = D = None
         for kind, tr in designs.items():
             Y = regressor(robot, tr.q, tr.qd, tr.qdd)
             if friction:
                 Y = np.concatenate([Y, friction_regressor(tr.qd)], axis=-1)
             Wb = base.reduce(Y)
             tau = Wb @ beta_true
-            if sig is None:                     # the same absolute noise on both designs
+            if sig is None:                     # the same absolute noise (and error weights) on both designs
                 sig = r["nu"] * np.sqrt(np.mean(tau**2, axis=0))
+                D = np.sqrt(np.mean(Wb.reshape(-1, base.rank) ** 2, axis=0))
             gen = np.random.default_rng([r["seed"], r["designs"].index(name)])
             W = Wb.reshape(-1, base.rank)
             errs = []
@@ -175,7 +176,10 @@ def dopt(overwrite: bool) -> None:
             meta["designs"][f"{name}/{kind}"] = {
                 "cond": excitation_cond(robot, tr, base, friction=friction),
                 "logdet": excitation_logdet(robot, tr, base, friction=friction),
-                "rms_rel_error": float(np.sqrt(np.mean((errs / np.abs(beta_true)) ** 2))),
+                # delta_W of chapter 12: each parameter weighted by the RMS of its column on the
+                # condition-number design, RMS over the draws (%)
+                "rms_delta_W": float(np.sqrt(np.mean(np.sum((D * errs) ** 2, axis=1)) / np.sum((D * beta_true) ** 2))
+                                     * 100),
             }
         meta["designs"][f"{name}/logdet"]["cpu_seconds"] = t_opt
         meta["designs"][f"{name}/logdet"]["success"] = res.success

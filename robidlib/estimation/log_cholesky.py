@@ -61,7 +61,9 @@ def log_cholesky_ls(
         Whether ``W`` holds the friction columns.
     reg : float, default 1e-6
         Weight of the regularisation (>= 0): picks among the standard sets the data cannot
-        tell apart, as ``physical_ls``'s does.
+        tell apart. Unlike ``physical_ls``'s default (the null space of ``W`` only), it pulls
+        every parameter towards the prior, so the identifiable combinations move by a relative
+        amount of the order of ``reg`` too; ``reg=0`` leaves them to the data.
     start : array_like, shape like ``prior``, optional
         Another start (standard parameters, every link strictly consistent).
     max_nfev : int, default 200

@@ -21,14 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import check_int
+from ._validate import check_int
 
 __all__ = ["CHAPTER_RECIPE", "chapter_setup", "closed_loop_study", "draw_seeds", "level_sensors",
            "load_closed_loop_study", "method_comparison",
            "scaled_error"]
 
 #: Where the stored study lives (package data; the format of ``robidlib.book``'s studies).
-STUDY_FILE = Path(__file__).resolve().parents[1] / "data" / "studies" / "closed_loop_mc.json"
+STUDY_FILE = Path(__file__).resolve().parent / "data" / "studies" / "closed_loop_mc.json"
 _FORMAT = "robidlib-study/1"
 
 #: The chapter's experiment and study, as data.
@@ -83,11 +83,11 @@ def chapter_setup(recipe: dict[str, Any] | None = None) -> dict[str, Any]:
     >>> s["experiment"].n_params, s["experiment"].n_samples
     (30, 1000)
     """
-    from ..base import base_parameters
-    from ..closed_loop import ClosedLoopExperiment, Sensors, pd_controller, simulate_closed_loop
-    from ..models import redundant_5dof
-    from ..trajectories import load_excitation
-    from .base_model import robot_base_model
+    from .base import base_parameters
+    from .closed_loop import ClosedLoopExperiment, Sensors, pd_controller, simulate_closed_loop
+    from .models import redundant_5dof
+    from .trajectories import load_excitation
+    from .estimation.base_model import robot_base_model
 
     r = CHAPTER_RECIPE if recipe is None else recipe
     if not isinstance(r, dict):
@@ -135,7 +135,7 @@ def scaled_error(estimates: Any, truth: Any, scale: Any) -> np.ndarray:
     >>> round(float(scaled_error([1.1, 2.0], [1.0, 2.0], [1.0, 0.0])), 9)
     10.0
     """
-    from .._validate import as_array
+    from ._validate import as_array
 
     E = as_array("estimates", estimates, ndim=(1, 2))
     if E.size == 0:
@@ -161,8 +161,8 @@ def level_sensors(sensors: Any, level: float) -> Any:
     >>> level_sensors(Sensors([1e-5], [1e-5], [0.1]), 10.0).sigma_q.tolist()
     [0.0001]
     """
-    from .._validate import check_nonnegative
-    from ..closed_loop import Sensors
+    from ._validate import check_nonnegative
+    from .closed_loop import Sensors
 
     if not isinstance(sensors, Sensors):
         raise TypeError(f"sensors must be a Sensors, got {type(sensors).__name__}")
@@ -187,8 +187,8 @@ def draw_seeds(recipe: dict[str, Any], level: int, draws: Any) -> list[np.random
 def _iterate(experiment: Any, W: list, y: list, samples: np.ndarray, keeps: list, B0: np.ndarray,
              iterations: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
     """IV or DIDIM iterations for many draws at once: estimates (D, p) and history (iterations + 1, D, p)."""
-    from ..closed_loop import simulate_closed_loop
-    from .closed_loop import _iv_solve
+    from .closed_loop import simulate_closed_loop
+    from .estimation.closed_loop import _iv_solve
 
     B = B0.copy()
     hist = [B.copy()]
@@ -249,8 +249,8 @@ def closed_loop_study(recipe: dict[str, Any] | None = None, *, draws: int | None
     --------
     >>> res, meta = closed_loop_study(draws=1, levels=[0.0])   # doctest: +SKIP
     """
-    from ..closed_loop import idim_data, simulate_closed_loop
-    from .lsq import ols
+    from .closed_loop import idim_data, simulate_closed_loop
+    from .estimation.lsq import ols
 
     r = dict(CHAPTER_RECIPE if recipe is None else recipe)
     if draws is not None:
@@ -319,7 +319,7 @@ def load_closed_loop_study(path: Any = None, name: str = "closed_loop_mc") -> tu
     """
     import os
 
-    from .._validate import check_choice
+    from ._validate import check_choice
 
     check_choice("name", name, ("closed_loop_mc", "closed_loop_methods"))
     if path is None:
@@ -374,9 +374,9 @@ def method_comparison(recipe: dict[str, Any] | None = None, *, level: int = -1, 
     --------
     >>> res, meta = method_comparison(max_nfev=2)   # doctest: +SKIP
     """
-    from ..closed_loop import idim_data, simulate_closed_loop
-    from .closed_loop import didim, idim_iv, output_error
-    from .lsq import ols
+    from .closed_loop import idim_data, simulate_closed_loop
+    from .estimation.closed_loop import didim, idim_iv, output_error
+    from .estimation.lsq import ols
 
     r = dict(CHAPTER_RECIPE if recipe is None else recipe)
     levels = list(r["levels"])
