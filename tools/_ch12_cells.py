@@ -212,9 +212,10 @@ The loop tracks the reference within {glue:text}`track_max:.0f` mrad on the revo
 with or without noise. But with $K_p$ = {glue:text}`kp2:.0f` N m/rad and $K_d$ =
 {glue:text}`kd2:.0f` N m s/rad on joint 2, the encoder noise becomes torque: the applied torque
 of joint 2 differs from the noise-free experiment's by {glue:text}`loop_over_sensor_j2:.0f`
-times the torque sensor's own noise. That part of the torque is not measurement error, the
-robot really receives it, and it is made of the same $e_{q,k}$ that the regressor will
-be built from.
+times the torque sensor's own noise, more than the torque the motion itself needs: a very
+noisy loop, chosen so that the bias below is large enough to measure with a few dozen draws.
+That part of the torque is not measurement error, the robot really receives it, and it is
+made of the same $e_{q,k}$ that the regressor will be built from.
 """)
 
 md(r"""
@@ -244,7 +245,8 @@ the bias wins.
 
 The chapter's Monte Carlo (`robidlib.closed_loop_study`, stored with its recipe
 because it takes minutes) repeats the experiment for {glue:text}`mc_draws` seeded draws at
-each of {glue:text}`mc_levels` noise levels, from exact sensors to $\sigma_q$ = 1 mrad, and
+each of {glue:text}`mc_levels` noise levels, from no position noise at all (the encoders still
+quantise, the torques still carry their noise) to $\sigma_q$ = 1 mrad, and
 identifies every record by least squares, IDIM-IV ({ref}`section 3 <sec-cl-iv>`) and DIDIM
 ({ref}`section 4 <sec-cl-didim>`). One number summarises an estimate: the error weighted by
 each parameter's effect on the torques,
@@ -302,18 +304,22 @@ glue("ls_bias_top", ls_b[top])
 glue("ls_se_top", ls_se[top])
 glue("ls_bias_z", ls_b[top] / ls_se[top])
 glue("ls_scatter_top", ls_s[top])
-# exact sensors: the pipeline's own error, the same in every draw
-assert ls_s[0] < 1e-9 and ls_b[0] < 1.0
+glue("ls_se_0", ls_se[0])
+glue("dd_bias_0", dd_b[0])
+glue("dd_se_0", dd_se[0])
+# without position noise: a small floor, yet several standard errors from zero
+assert 3 * ls_se[0] < ls_b[0] < 0.5
 # at the top level least squares' bias is many standard errors above zero and
-# above the pipeline's floor, and it has grown with the noise
+# above the floor, and it grows with the noise
 assert ls_b[top] > 5 * ls_se[top] and ls_b[top] > ls_b[0] + 5 * ls_se[top]
-assert ls_b[top] > ls_b[1]
+assert ls_b[top] > ls_b[1] > ls_b[0]
 """, ["remove-cell"])
 
 md(r"""
-With exact sensors every draw is the same record, and least squares misses the truth by
-{glue:text}`ls_bias_0:.2f` %: the pipeline's own error (the filter, the differences, the
-zero-order hold). As the noise grows, least squares' bias grows: at $\sigma_q$ = 1 mrad it is
+Without position noise least squares misses the truth by {glue:text}`ls_bias_0:.2f` % (its
+standard error {glue:text}`ls_se_0:.2f` %): the floor of the pipeline itself (the filter, the
+differences, the quantised encoders, the torque held between samples). As the noise grows,
+least squares' bias grows: at $\sigma_q$ = 1 mrad it is
 {glue:text}`ls_bias_top:.1f` %, {glue:text}`ls_bias_z:.0f` standard errors of the mean, while
 one draw scatters by {glue:text}`ls_scatter_top:.1f` % about that mean. Which parameters carry
 it? The mean error of each, in units of the standard error of the mean, at the highest level:
@@ -401,7 +407,7 @@ model resembles the robot. From scratch, on the record of {ref}`section 1 <sec-c
 code(r"""
 ls, (W, y, samples, keep) = ls_of(record)
 beta = ls.params
-for it in range(3):
+for it in range(2):
     sim = simulate_closed_loop(experiment, beta)          # exact sensors
     Y = model.regressor(sim.q[samples], sim.qd[samples], sim.qdd[samples])
     Z = Y[keep]                                           # the kept equations
@@ -409,27 +415,28 @@ for it in range(3):
 lib = idim_iv(experiment, W, y, ls.params, samples=samples, keep=keep,
               names=model.param_names)
 table([["least squares", scaled_error(ls.params, truth, scale), ""],
-       ["IV from scratch, 3 iterations", scaled_error(beta, truth, scale), ""],
+       ["IV from scratch, 2 iterations", scaled_error(beta, truth, scale), ""],
        ["`idim_iv`", scaled_error(lib.params, truth, scale),
         f"{lib.info['iterations']} iterations"]],
       ["this record", r"$\delta_W$ (%)", ""], fmt=["s", ".3f", "s"])
 """)
 
 code(r"""
-h3 = lib.info["history"][min(3, lib.info["iterations"])]
+h2 = lib.info["history"][2]
 glue("iv_iterations", lib.info["iterations"])
 glue("iv_rec_err", scaled_error(lib.params, truth, scale))
 glue("ls_rec_err", scaled_error(ls.params, truth, scale))
-# from scratch and the library agree after the same iterations: a tiny fraction of a
-# standard deviation (the library solves through a QR factorisation)
-if lib.info["iterations"] >= 3:
-    assert np.max(np.abs(beta - h3) / lib.std) < 1e-6
-assert lib.info["converged"]
+# the first iteration moves the estimate by more than half a standard deviation, so the
+# library iterates at least twice; after two iterations it agrees with the lines above to a
+# tiny fraction of a standard deviation (it solves through a QR factorisation)
+assert lib.info["iterations"] >= 2 and lib.info["converged"]
+assert np.max(np.abs(beta - h2) / lib.std) < 1e-6
 """, ["remove-cell"])
 
 md(r"""
-`idim_iv` (in `robidlib.estimation`) does the same through a QR factorisation of $Z$ and stops
-when no parameter moves by more than 5 % of its standard deviation; it needed
+`idim_iv` (in `robidlib.estimation`) does the same through a QR factorisation of $W_s$ and
+stops when no parameter moves by more than half of its standard deviation, a change the data
+cannot tell from none; it needed
 {glue:text}`iv_iterations` iterations here. On this one record IV's error is
 {glue:text}`iv_rec_err:.2f` % against least squares' {glue:text}`ls_rec_err:.2f` %, but one
 record proves nothing either way. Over the draws of the study:
@@ -439,9 +446,10 @@ code(r"""
 rows = []
 for m, label in methods.items():
     b, sc, se = summary[m].T
-    rows.append([label, b[0], f"{b[top]:.2f} ± {2 * se[top]:.2f}", sc[top]])
-table(rows, ["", "bias, exact sensors (%)", r"bias, $\sigma_q$ = 1 mrad (%)",
-             r"scatter, $\sigma_q$ = 1 mrad (%)"], fmt=["s", ".2f", "s", ".2f"],
+    rows.append([label, f"{b[0]:.3f} ± {2 * se[0]:.3f}", f"{b[top]:.2f} ± {2 * se[top]:.2f}",
+                 sc[top]])
+table(rows, ["", "bias, no position noise (%)", r"bias, $\sigma_q$ = 1 mrad (%)",
+             r"scatter, $\sigma_q$ = 1 mrad (%)"], fmt=["s", "s", "s", ".2f"],
       caption="± two standard errors of the mean")
 """)
 
@@ -452,21 +460,37 @@ glue("dd_bias_top", dd_b[top])
 glue("dd_scatter_top", dd_s[top])
 glue("iv_bias_ratio", ls_b[top] / iv_b[top])
 glue("iv_scatter_ratio", iv_s[top] / ls_s[top])
+glue("iv_bias_0", iv_b[0])
+glue("iv_bias_z", iv_b[top] / iv_se[top])
+iv_top4 = [names[j] for j in np.argsort(-np.abs(z_iv))[:4]]
+glue("iv_top4", ", ".join(f"`{n}`" for n in iv_top4))
 # IV removes most of the bias: its bias is below least squares' by more than the two
-# standard errors combined; it pays with more scatter
+# standard errors combined, but not all of it (more than three standard errors remain)
 assert ls_b[top] - iv_b[top] > 2 * np.hypot(ls_se[top], iv_se[top])
-assert iv_s[top] > ls_s[top]
+assert iv_b[top] > 3 * iv_se[top]
+# what remains is in the friction parameters (names fv, fc)
+assert all(n.startswith("f") for n in iv_top4)
+# IV does not remove the floor (it uses the same W): within 2 standard errors of LS's
+assert abs(iv_b[0] - ls_b[0]) < 2 * np.hypot(iv_se[0], ls_se[0])
+# DIDIM differentiates no measured position: no floor (within 3 standard errors of zero)
+assert dd_b[0] < 3 * dd_se[0]
+# on these records IV scatters less than least squares, whose regressor is noisy
+assert iv_s[top] < ls_s[top]
 """, ["remove-cell"])
 
 md(r"""
-At the highest noise IDIM-IV's bias is {glue:text}`iv_bias_top:.1f` %, a
-{glue:text}`iv_bias_ratio:.1f`-th of least squares', and its scatter is
-{glue:text}`iv_scatter_ratio:.2f` times larger ({glue:text}`iv_scatter_top:.1f` % against
-{glue:text}`ls_scatter_top:.1f` %): the instruments are only correlated with $\hat W$, not
-equal to it, and {eq}`eq-cl-iv` pays for the difference in variance. What remains of the bias
-is the pipeline's floor and the part of the noise that the simulated motion shares with the
-real one through the estimate itself. Whether the trade is worth it depends on the noise: at
-low noise least squares' bias is below its scatter and IV only adds variance.
+At the highest noise IDIM-IV's bias is {glue:text}`iv_bias_top:.1f` %, least squares' divided
+by {glue:text}`iv_bias_ratio:.1f`, but not zero: {glue:text}`iv_bias_z:.0f` standard errors
+remain, mostly in friction parameters ({glue:text}`iv_top4`), which the equations dropped near
+reversals and the smeared Coulomb switches leave in the simulated and measured regressors
+alike. IV does not remove the floor of the noise-free level either
+({glue:text}`iv_bias_0:.2f` %): it uses the same $\hat W$. The textbook price of instruments, a
+larger variance, shows where the regressor is exact ({eq}`eq-cl-iv` with $\hat W = W_0$ is
+never better than least squares); on these records least squares' own regressor is noisy, and
+IV scatters *less*, {glue:text}`iv_scatter_ratio:.2f` times least squares' scatter
+({glue:text}`iv_scatter_top:.1f` % against {glue:text}`ls_scatter_top:.1f` %). DIDIM, which
+never differentiates a measured position, has no floor at all
+({glue:text}`dd_bias_0:.3f` % ± {glue:text}`dd_se_0:.3f` % without position noise).
 """)
 
 md(r"""
@@ -539,7 +563,7 @@ hist = e_didim.info["history"]
 fig, axs = plt.subplots(1, 2, figsize=(10, 3))
 axs[0].semilogy(e_didim.info["residual_norms"], "o-")
 axs[0].set_xlabel("iteration")
-axs[0].set_ylabel(r"$\lVert y - \tau_s(\hat\beta_k) \rVert$ (N m)")
+axs[0].set_ylabel(r"$\|y - \tau_s(\hat\beta_k)\|$ (N m)")
 axs[1].plot(scaled_error(hist, truth, scale), "o-")
 axs[1].set_xlabel("iteration")
 axs[1].set_ylabel(r"$\delta_W$ (%)")
@@ -556,8 +580,10 @@ assert e_didim.info["converged"] and norms[-1] < norms[0]
 """, ["remove-cell"])
 
 md(r"""
-DIDIM stops after {glue:text}`didim_iterations` iterations; the first one does most of the
-work, lowering the torque residual of the simulated model by {glue:text}`didim_res_drop:.0f` %.
+DIDIM stops after {glue:text}`didim_iterations` iterations, with an error of
+{glue:text}`didim_rec_err:.2f` % on this record; the residual of the simulated torque falls by
+only {glue:text}`didim_res_drop:.1f` %, because most of it is the loop's noise torque, which no
+model explains.
 Over the study's draws (table of {ref}`section 3 <sec-cl-iv>`) its bias at the highest noise
 is {glue:text}`dd_bias_top:.1f` % with a scatter of {glue:text}`dd_scatter_top:.1f` %.
 
@@ -673,16 +699,17 @@ glue("tx_step", tx_step)
 assert tx_step < 1e-5 and tx_step < 1e-2 * sensors.sigma_q[1]
 # the WLS error computed here is chapter 11's metric (its validate, overall, kept equations)
 assert abs(held["WLS"] / validate(tx_res, test).overall["wls"] - 1) < 1e-9
-# IV changes the held-out error by less than 2 % (relative): nothing a user would notice
+# IV changes the held-out error by less than 2 % (relative): nothing a user would notice;
+# no parameter moves by as much as one WLS standard deviation
 assert abs(held["IV"] / held["WLS"] - 1) < 0.02
+assert np.abs(z_tx).max() < 1
 """, ["remove-cell"])
 
 md(r"""
 On the held-out 30 % the IV estimate predicts the torques with {glue:text}`tx_held_iv:.2f` %
-error against WLS's {glue:text}`tx_held_wls:.2f` %: nothing a user would notice. The
-parameters move by up to {glue:text}`tx_zmax:.1f` WLS standard deviations (the largest,
-`{glue:text}`tx_zmax_name``; {glue:text}`tx_n_moved` of the {glue:text}`tx_r` by more than
-one), mostly parameters the record determines poorly anyway. Does that mean closed-loop bias
+error against WLS's {glue:text}`tx_held_wls:.2f` %: nothing a user would notice. No parameter
+moves by more than {glue:text}`tx_zmax:.1f` of its WLS standard deviation (the largest move:
+`{glue:text}`tx_zmax_name``). It changes nothing. Does that mean closed-loop bias
 is irrelevant on the TX40? Not quite, and not more than this: its encoders resolve
 {glue:text}`tx_step:.1e` rad at joint 1 ({doc}`chapter 11 <11_staubli_tx40>`), three orders of magnitude
 below this chapter's highest noise, so the errors in $\hat W$ are small and there is little
@@ -855,9 +882,10 @@ md(r"""
   standard errors above the pipeline's floor.
 - IDIM-IV takes its instruments from a closed-loop simulation of the current estimate with the
   same reference and controller {eq}`eq-cl-iv`: bias down to {glue:text}`iv_bias_top:.1f` %,
-  scatter up by a factor {glue:text}`iv_scatter_ratio:.2f`.
+  not to zero (friction terms, the pipeline's floor); here with less scatter than least
+  squares, whose own regressor is noisy.
 - DIDIM fits the simulated torque by Gauss-Newton steps that are least squares on the
-  simulated regressor {eq}`eq-cl-didim`; closed-loop output error fits the same criterion with
+  simulated regressor {eq}`eq-cl-didim`, and has no pipeline floor; closed-loop output error fits the same criterion with
   the exact sensitivity, for {glue:text}`oe_over_didim_sims:.0f` times the simulations.
 - All three need the controller and the reference. On the TX40 record, which documents
   neither, a proxy IV estimate changes the held-out error from
@@ -883,3 +911,9 @@ of IV and DIDIM iterations to stay within minutes; the live checks recompute two
 The next and last chapter runs the whole pipeline on your own arm; if its controller is
 yours, the instruments of {ref}`section 3 <sec-cl-iv>` and DIDIM are within reach.
 """)
+
+code(r"""
+# the kernel's CPU time for the whole chapter (reported by the developers, never asserted)
+print(f"chapter 12: {time.process_time() - cpu_start:.1f} s of CPU in this kernel")
+""", ["remove-cell"])
+

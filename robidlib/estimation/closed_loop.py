@@ -189,7 +189,7 @@ def idim_iv(
     samples: Any = None,
     keep: Any = None,
     max_iter: int = 20,
-    tol: float = 0.05,
+    tol: float = 0.5,
     names: Sequence[str] | None = None,
 ) -> Estimate:
     """IDIM-IV: instrumental variables from closed-loop simulations of the estimate, iterated.
@@ -223,8 +223,11 @@ def idim_iv(
         (:func:`robidlib.closed_loop.idim_data` returns ``samples`` and ``keep``).
     max_iter : int, default 20
         Largest number of iterations (1 to 1000).
-    tol : float, default 0.05
-        Stop when every change is below ``tol`` standard deviations.
+    tol : float, default 0.5
+        Stop when every change is below ``tol`` standard deviations: the data cannot tell such
+        a change from none. (Much smaller tolerances may never be met: where a simulated
+        velocity crosses zero, the Coulomb term switches at another sample for a slightly
+        different estimate, and the iterates wander by a fraction of a standard deviation.)
     names : sequence of str, optional
 
     Returns
@@ -282,7 +285,7 @@ def didim(
     samples: Any = None,
     keep: Any = None,
     max_iter: int = 30,
-    tol: float = 0.05,
+    tol: float = 0.5,
     names: Sequence[str] | None = None,
 ) -> Estimate:
     """DIDIM: the closed-loop simulation's torque fitted to the measured torque, by Gauss-Newton.
@@ -311,7 +314,8 @@ def didim(
     keep : array_like of bool, shape (S, n), optional
         Equations used (default all); ``R = keep.sum()``.
     max_iter : int, default 30
-    tol : float, default 0.05
+    tol : float, default 0.5
+        As :func:`idim_iv`.
     names : sequence of str, optional
 
     Returns
