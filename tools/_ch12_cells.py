@@ -118,9 +118,12 @@ and the drives report the torque. Two noise sources enter, and both are recorded
 code(r"""
 fig, ax = plt.subplots(figsize=(9, 3.2))
 ax.set_axis_off()
-boxes = {"reference\n$q_r, \\dot q_r$": (0.02, 0.55), "PD controller\n$K_p$, $K_d$, $f_v$": (0.24, 0.55),
-         "zero-order\nhold": (0.46, 0.55), "robot\n$M\\ddot q + h = \\tau$": (0.68, 0.55),
-         "encoders\n$\\Delta q$, $\\sigma_q$": (0.68, 0.08), "torque signal\n$+\\,e_{\\tau}$": (0.46, 0.08),
+boxes = {"reference\n$q_r, \\dot q_r$": (0.02, 0.55),
+         "PD controller\n$K_p$, $K_d$, $T_v$": (0.24, 0.55),
+         "zero-order\nhold": (0.46, 0.55),
+         "robot\n$M\\ddot q + h = \\tau$": (0.68, 0.55),
+         "encoders\n$\\Delta q$, $\\sigma_q$": (0.68, 0.08),
+         "torque signal\n$+\\,e_{\\tau}$": (0.46, 0.08),
          "record\n$q^{\\mathrm{enc}}_k$, $y_k$": (0.24, 0.08)}
 for text, (x, y) in boxes.items():
     ax.text(x + 0.09, y + 0.15, text, ha="center", va="center", fontsize=9,
@@ -277,8 +280,8 @@ def bias_and_scatter(E):
 
 
 methods = {"ls": "least squares", "iv": "IDIM-IV", "didim": "DIDIM"}
-summary = {m: np.array([bias_and_scatter(study[f"{i}/{m}"]) for i in range(len(levels))])
-           for m in methods}
+summary = {m: np.array([bias_and_scatter(study[f"{i}/{m}"])
+                        for i in range(len(levels))]) for m in methods}
 sq = 1e3 * np.array(levels) * setup["sensors"].sigma_q[1]
 fig, axs = plt.subplots(1, 2, figsize=(10, 3.4))
 for m, label in methods.items():
@@ -341,7 +344,7 @@ ax.axhline(-3, color="0.6", lw=0.8)
 ax.set_xticks(x, [names[i] for i in order], rotation=60, fontsize=8)
 ax.set_ylabel("mean error / its standard error")
 ax.legend(fontsize=8)
-ax.set_title(r"The twelve most biased parameters of least squares, $\sigma_q$ = 1 mrad");
+ax.set_title(r"The twelve parameters least squares misses most, $\sigma_q$ = 1 mrad");
 """)
 
 code(r"""
@@ -372,12 +375,14 @@ again = simulate_closed_loop(experiment, np.vstack([truth, truth]), sensors=sens
 live = np.array([ls_of(again.draw(d))[0].params for d in range(2)])
 table([[f"draw {d}", scaled_error(study[f"{top}/ls"][d], truth, scale),
         scaled_error(live[d], truth, scale)] for d in range(2)],
-      ["", r"stored $\delta_W$ (%)", r"recomputed $\delta_W$ (%)"], fmt=["s", ".4f", ".4f"])
+      ["", r"stored $\delta_W$ (%)", r"recomputed $\delta_W$ (%)"],
+      fmt=["s", ".4f", ".4f"])
 """)
 
 code(r"""
 # the same draws give the same estimates, to far below their scatter
-assert np.allclose(live, study[f"{top}/ls"][:2], rtol=1e-6, atol=1e-9 * np.abs(truth).max())
+tiny = 1e-9 * np.abs(truth).max()
+assert np.allclose(live, study[f"{top}/ls"][:2], rtol=1e-6, atol=tiny)
 """, ["remove-cell"])
 
 md(r"""
@@ -426,9 +431,9 @@ h2 = lib.info["history"][2]
 glue("iv_iterations", lib.info["iterations"])
 glue("iv_rec_err", scaled_error(lib.params, truth, scale))
 glue("ls_rec_err", scaled_error(ls.params, truth, scale))
-# the first iteration moves the estimate by more than half a standard deviation, so the
-# library iterates at least twice; after two iterations it agrees with the lines above to a
-# tiny fraction of a standard deviation (it solves through a QR factorisation)
+# the first iteration moves the estimate by more than half a standard deviation, so
+# the library iterates at least twice; after two iterations it agrees with the lines
+# above to a tiny fraction of a standard deviation (it solves through a QR)
 assert lib.info["iterations"] >= 2 and lib.info["converged"]
 assert np.max(np.abs(beta - h2) / lib.std) < 1e-6
 """, ["remove-cell"])
@@ -446,8 +451,8 @@ code(r"""
 rows = []
 for m, label in methods.items():
     b, sc, se = summary[m].T
-    rows.append([label, f"{b[0]:.3f} ± {2 * se[0]:.3f}", f"{b[top]:.2f} ± {2 * se[top]:.2f}",
-                 sc[top]])
+    rows.append([label, f"{b[0]:.3f} ± {2 * se[0]:.3f}",
+                 f"{b[top]:.2f} ± {2 * se[top]:.2f}", sc[top]])
 table(rows, ["", "bias, no position noise (%)", r"bias, $\sigma_q$ = 1 mrad (%)",
              r"scatter, $\sigma_q$ = 1 mrad (%)"], fmt=["s", "s", "s", ".2f"],
       caption="± two standard errors of the mean")
@@ -509,7 +514,8 @@ def show_draws(name=worst, level=top):
     i = names.index(name)
     fig, ax = plt.subplots(figsize=(6, 2.8))
     for m, label in methods.items():
-        ax.hist(study[f"{level}/{m}"][:, i], bins=15, histtype="step", lw=1.5, label=label)
+        ax.hist(study[f"{level}/{m}"][:, i], bins=15, histtype="step", lw=1.5,
+                label=label)
     ax.axvline(truth[i], color="k", lw=1, label="truth")
     ax.set_xlabel(name)
     ax.set_title(f"{D} draws, sigma_q = {sq[level]:.2f} mrad")
@@ -599,9 +605,10 @@ order4 = ("ls", "iv", "didim", "oe")
 B4 = np.array([comp[f"{m}/params"] for m in order4])
 sims = simulate_closed_loop(experiment, B4)
 res_live = [np.linalg.norm(y_tau - sims.tau[k][samples][keep]) for k in range(4)]
-labels = {"ls": "least squares", "iv": "IDIM-IV", "didim": "DIDIM", "oe": "output error"}
+labels = {**methods, "oe": "output error"}
 table([[labels[m], scaled_error(comp[f"{m}/params"], truth, scale), float(res_live[k]),
-        cmeta["simulations"][m], cmeta["cpu_seconds"][m]] for k, m in enumerate(order4)],
+        cmeta["simulations"][m], cmeta["cpu_seconds"][m]]
+       for k, m in enumerate(order4)],
       ["", r"$\delta_W$ (%)", r"$\lVert y - \tau_s\rVert$ (N m)", "simulations",
        "CPU (s, stored)"], fmt=["s", ".3f", ".2f", "d", ".1f"])
 """)
@@ -611,7 +618,7 @@ res_stored = np.array([float(comp[f"{m}/residual"]) for m in order4])
 # the stored estimates, simulated again, give the stored residuals
 assert np.allclose(res_live, res_stored, rtol=1e-6)
 # the comparison was made on this record: the stored least squares is this chapter's
-assert np.allclose(comp["ls/params"], ls.params, rtol=1e-6, atol=1e-9 * np.abs(truth).max())
+assert np.allclose(comp["ls/params"], ls.params, rtol=1e-6, atol=tiny)
 sims_n = cmeta["simulations"]
 glue("oe_sims", sims_n["oe"])
 glue("didim_sims", sims_n["didim"])
@@ -697,10 +704,10 @@ dq_m = np.diff(tx.q_motor[:, 0])
 tx_step = np.abs(dq_m[dq_m != 0]).min() / tx.gear_ratios[0]
 glue("tx_step", tx_step)
 assert tx_step < 1e-5 and tx_step < 1e-2 * sensors.sigma_q[1]
-# the WLS error computed here is chapter 11's metric (its validate, overall, kept equations)
+# the WLS error computed here is chapter 11's metric (validate, overall, kept rows)
 assert abs(held["WLS"] / validate(tx_res, test).overall["wls"] - 1) < 1e-9
-# IV changes the held-out error by less than 2 % (relative): nothing a user would notice;
-# no parameter moves by as much as one WLS standard deviation
+# IV changes the held-out error by less than 2 % (relative): nothing a user would
+# notice; no parameter moves by as much as one WLS standard deviation
 assert abs(held["IV"] / held["WLS"] - 1) < 0.02
 assert np.abs(z_tx).max() < 1
 """, ["remove-cell"])
@@ -746,7 +753,8 @@ md(r"""
 
 code(r"""
 sim_ls = simulate_closed_loop(experiment, ls.params)
-Z_mine = model.regressor(sim_ls.q[samples], sim_ls.qd[samples], sim_ls.qdd[samples])[keep]
+Y_sim = model.regressor(sim_ls.q[samples], sim_ls.qd[samples], sim_ls.qdd[samples])
+Z_mine = Y_sim[keep]
 ok_z = checks.check_instruments(Z_mine, experiment, ls.params, samples, keep)
 """, ["solution"])
 
@@ -794,8 +802,8 @@ md(r"""
 
 code(r"""
 name = worst
-sign = "+" if study[f"{top}/ls"][:, names.index(worst)].mean() > truth[names.index(worst)] \
-    else "-"
+k_worst = names.index(worst)
+sign = "+" if study[f"{top}/ls"][:, k_worst].mean() > truth[k_worst] else "-"
 ok_sign = checks.check_bias_sign(name, sign, study, meta)
 """, ["solution"])
 
@@ -913,7 +921,7 @@ yours, the instruments of {ref}`section 3 <sec-cl-iv>` and DIDIM are within reac
 """)
 
 code(r"""
-# the kernel's CPU time for the whole chapter (reported by the developers, never asserted)
+# the kernel's CPU time for the chapter (reported by the developers, never asserted)
 print(f"chapter 12: {time.process_time() - cpu_start:.1f} s of CPU in this kernel")
 """, ["remove-cell"])
 

@@ -150,8 +150,9 @@ def _simulate(experiment: Any, B: np.ndarray, what: str) -> Any:
     try:
         return simulate_closed_loop(experiment, B)
     except ValueError as exc:
-        raise ValueError(f"{what}: the model cannot be simulated in closed loop ({exc}); start from a better "
-                         "estimate (e.g. a physically consistent one)") from None
+        raise ValueError(f"{what}: the model of the current estimate (started from params0) cannot be simulated "
+                         f"in closed loop ({exc}); start from a better params0 (e.g. a physically consistent "
+                         "estimate)") from None
 
 
 def _rows(experiment: Any, samples: Any, keep: Any) -> tuple[np.ndarray, np.ndarray]:
