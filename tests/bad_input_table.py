@@ -879,6 +879,13 @@ def build():  # noqa: C901 - one table
           Vec(params.log_cholesky_to_params(lc), skip=("shape",)), argnames=("pi_j",)))
     add(E("trajectories:excitation_logdet", trajectories.excitation_logdet, Obj(R2), Obj(traj),
           argnames=("robot", "traj"), friction=Flag(False)))
+    from robidlib.estimation import log_cholesky as elc
+
+    lc_W = regressor_module.regressor(R2, *base.random_states(R2, 40, rng=5)).reshape(-1, 20)
+    lc_pi = params.log_cholesky_to_params(np.tile(lc, (2, 1))).ravel()
+    add(E("estimation.log_cholesky:log_cholesky_ls", elc.log_cholesky_ls, Vec(lc_W), Vec(lc_W @ lc_pi), Obj(R2),
+          argnames=("W", "y", "robot"), prior=Vec(lc_pi), friction=Flag(False), reg=NonNeg(1e-6),
+          max_nfev=Int(5, huge=10**9), ftol=Tol(1e-10)))
     return T
 
 
