@@ -2,8 +2,10 @@
 
 Checked from scratch (every theta gives a consistent body, the map is one-to-one on bodies
 with a positive definite pseudo-inertia) and against pinocchio's ``LogCholeskyParameters``
-(the test dependency ``pin``): pinocchio 4.1 has it; an older pinocchio without it skips that
-one comparison, saying so, and a pinocchio 4 or later without it fails.
+(the test dependency ``pin``). Both ends of the pinned range have it: 4.1 (checked here) and
+3.3.1, the lowest (its Python bindings register ``LogCholeskyParametersPythonVisitor`` and
+``Inertia.FromLogCholeskyParameters``). A pinocchio 3 without it would skip that one
+comparison, saying so; a pinocchio 4 or later without it fails.
 """
 import numpy as np
 import pytest
