@@ -55,6 +55,7 @@ __all__ = [
     "check_limits",
     "random_fourier",
     "excitation_cond",
+    "excitation_logdet",
     "ExcitationResult",
     "optimize_excitation",
     "save_excitation",
@@ -1028,6 +1029,78 @@ def excitation_cond(
     return _cond(_base_regressor(robot, traj.q, traj.qd, traj.qdd, base, friction), scaling)
 
 
+def _logdet(W: np.ndarray, n_samples: int) -> float:
+    """``log det(W'W / N)`` from the singular values; ``-inf`` when ``W`` is numerically singular."""
+    s = np.linalg.svd(W, compute_uv=False)
+    if s.size == 0 or s[-1] <= s[0] / _COND_CAP:
+        return -np.inf
+    return float(2.0 * np.sum(np.log(s)) - s.size * np.log(n_samples))
+
+
+def excitation_logdet(
+    robot: Any,
+    traj: Trajectory,
+    base: Any = None,
+    friction: bool = False,
+) -> float:
+    """D-optimality of a trajectory: ``log det`` of the information matrix of the base parameters.
+
+    With ``W_b`` the base regressor stacked along the ``N`` samples of ``traj`` (as in
+    :func:`excitation_cond`, without column scaling), the information matrix of the base
+    parameters per sample and unit noise variance is ``F = W_b' W_b / N``; its inverse is the
+    covariance of least squares (times ``sigma^2 / N``). Maximising ``log det F`` (a
+    D-optimal design :cite:`atkinson2007`) shrinks the volume of the confidence ellipsoid of
+    all parameters at once, where the condition number only balances its longest and shortest
+    axes. A change of units (a column scaling ``D``) adds ``2 log det D`` to every design alike,
+    so, unlike the condition number, the criterion needs no scaling to compare designs.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+    traj : Trajectory
+    base : BaseParameters, optional
+        Default ``base_parameters(robot, friction=friction, rng=0)``.
+    friction : bool, default False
+        Append the friction columns.
+
+    Returns
+    -------
+    float
+        ``log det F`` (natural logarithm); ``-inf`` when the trajectory does not excite every
+        base parameter.
+
+    Raises
+    ------
+    ValueError
+        ``base`` for another parameter count, a trajectory with another joint count.
+    TypeError
+        If ``traj`` is not a :class:`Trajectory` or ``base`` not a ``BaseParameters``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.robot import SerialRobot
+    >>> from robidlib.trajectories import excitation_logdet, fourier_series
+    >>> arm = SerialRobot.from_dh("RR", a=[0.0, 0.3], alpha=[0.0, 0.0], d=[0.0, 0.0],
+    ...                           gravity=[0.0, -9.81, 0.0])
+    >>> t = np.linspace(0.0, 5.0, 200)
+    >>> small = fourier_series(t, 2 * np.pi / 5, a=[[0.2, 0.1], [-0.2, 0.3]], b=[[0.1, 0.0], [0.0, -0.1]],
+    ...                        q0=[0.3, -0.5])
+    >>> large = fourier_series(t, 2 * np.pi / 5, a=[[0.4, 0.2], [-0.4, 0.6]], b=[[0.2, 0.0], [0.0, -0.2]],
+    ...                        q0=[0.3, -0.5])
+    >>> bool(excitation_logdet(arm, large) > excitation_logdet(arm, small))   # more motion, more information
+    True
+    """
+    if not isinstance(traj, Trajectory):
+        raise TypeError(f"traj must be a robidlib.trajectories.Trajectory, got {type(traj).__name__}")
+    n = _robot_n(robot)
+    if traj.n_joints != n:
+        raise ValueError(f"traj must have {n} joints (the robot's), got {traj.n_joints}")
+    friction = _flag("friction", friction)
+    base = _base_of(robot, base, friction)
+    return _logdet(_base_regressor(robot, traj.q, traj.qd, traj.qdd, base, friction), traj.n_samples)
+
+
 def _flag(name: str, value: Any) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r}")
@@ -1169,8 +1242,9 @@ def optimize_excitation(
     margin: float = 0.02,
     maxiter: int = 100,
     ftol: float = 1e-6,
+    criterion: str = "cond",
 ) -> ExcitationResult:
-    """Fourier excitation that minimises the condition number of the base regressor.
+    """Fourier excitation that minimises the condition number of the base regressor (or maximises D-optimality).
 
     The design of Swevers et al. :cite:`swevers1997`: the trajectory is a finite Fourier
     series (:class:`FourierTrajectory`, periodic, so measurements can be averaged over
@@ -1228,11 +1302,18 @@ def optimize_excitation(
         SLSQP iterations per start.
     ftol : float, default 1e-6
         SLSQP tolerance on the objective (``log cond``).
+    criterion : {"cond", "logdet"}, default "cond"
+        ``"cond"``: minimise ``log cond`` as above; ``"logdet"``: maximise the D-optimality
+        :func:`excitation_logdet` (the objective is ``-log det(W_b' W_b / N)`` on the
+        optimisation grid; ``scaling`` then only affects the reported condition numbers).
+        Either way the result is never worse than its start by its own criterion.
 
     Returns
     -------
     ExcitationResult
-        Optimised trajectory, condition numbers before and after, history.
+        Optimised trajectory, condition numbers before and after, history (of the criterion's
+        objective: the condition number, or ``-log det``); ``info["criterion"]``,
+        ``info["logdet_initial"]`` and ``info["logdet"]`` (on the evaluation grid).
 
     Raises
     ------
@@ -1267,6 +1348,7 @@ def optimize_excitation(
         raise ValueError(f"initial must have {n} joints (the robot's), got {initial.n_joints}")
     friction, n_starts, maxiter, ftol, margin, gen = _design_options(scaling, friction, n_starts, maxiter, ftol,
                                                                      margin, rng)
+    check_choice("criterion", criterion, ("cond", "logdet"))
     lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
     base = _base_of(robot, base, friction)
     wf, L = initial.wf, initial.n_harmonics
@@ -1282,6 +1364,14 @@ def optimize_excitation(
     def cond_on(x: np.ndarray, B: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
         q, qd, qdd = ((Bk @ x).reshape(-1, n) for Bk in B)
         return _cond(_base_regressor(robot, q, qd, qdd, base, friction), scaling)
+
+    def logdet_on(x: np.ndarray, B: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
+        q, qd, qdd = ((Bk @ x).reshape(-1, n) for Bk in B)
+        return _logdet(_base_regressor(robot, q, qd, qdd, base, friction), q.shape[0])
+
+    def merit(x: np.ndarray, B: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
+        """What the criterion minimises: ``cond`` or ``-log det`` (``inf`` when singular)."""
+        return cond_on(x, B) if criterion == "cond" else -logdet_on(x, B)
 
     cond0 = cond_on(initial.pack(), B_eval)
     if cond0 >= _COND_CAP:
@@ -1315,6 +1405,9 @@ def optimize_excitation(
 
     def objective(x: np.ndarray) -> float:
         nfev[0] += 1
+        if criterion == "logdet":
+            v = -logdet_on(x, B_obj)
+            return float(v) if np.isfinite(v) else 1e6
         return float(np.log(cond_on(x, B_obj)))
 
     starts = [initial.pack()]
@@ -1325,7 +1418,7 @@ def optimize_excitation(
         # forward differences; SLSQP asks for a gradient only at accepted iterates, so this
         # is also where the history is recorded (its callback may see line-search trials)
         f0 = objective(x)
-        hist.append(float(np.exp(f0)))
+        hist.append(float(np.exp(f0)) if criterion == "cond" else float(f0))
         g = np.empty_like(x)
         for i in range(x.size):
             xp = x.copy()
@@ -1342,21 +1435,21 @@ def optimize_excitation(
             constraints=constraints, options={"maxiter": maxiter, "ftol": ftol},
         )
         x = res.x
-        hist.append(float(np.exp(res.fun)))
+        hist.append(float(np.exp(res.fun)) if criterion == "cond" else float(res.fun))
         # the result must hold the limits on the fine grid: contract the harmonics if needed
         s = _max_scale(x, n, L, B_eval, lim)
         contraction = 1.0
         if s < 1.0:
             contraction = s * (1 - 1e-9)
             x = np.concatenate([x[: 2 * n * L] * contraction, x[2 * n * L:]])
-        cond_x = cond_on(x, B_eval)
-        cond_start = cond_on(x0, B_eval)
-        if not cond_x <= cond_start:  # never return something worse than the start
-            x, cond_x, contraction = x0, cond_start, 1.0
-        finals.append(cond_x)
-        if best is None or cond_x < best[1]:
-            best = (x, cond_x, k, res, np.array(hist), contraction)
-    x, cond_best, k_best, res_best, hist_best, contraction = best
+        m_x, m_start = merit(x, B_eval), merit(x0, B_eval)
+        if not m_x <= m_start:  # never return something worse than the start
+            x, m_x, contraction = x0, m_start, 1.0
+        finals.append(cond_on(x, B_eval))
+        if best is None or m_x < best[1]:
+            best = (x, m_x, k, res, np.array(hist), contraction)
+    x, _, k_best, res_best, hist_best, contraction = best
+    cond_best = cond_on(x, B_eval)
     return ExcitationResult(
         trajectory=FourierTrajectory.unpack(x, wf, n, L),
         initial=initial,
@@ -1372,7 +1465,8 @@ def optimize_excitation(
         base=base,
         t_eval=t_eval,
         info={"n_grid": K_obj, "n_constraint": K_con, "n_eval": K_eval, "margin": margin,
-              "contraction": contraction, "limits": lim},
+              "contraction": contraction, "limits": lim, "criterion": criterion,
+              "logdet_initial": logdet_on(initial.pack(), B_eval), "logdet": logdet_on(x, B_eval)},
     )
 
 

@@ -1072,6 +1072,77 @@ def entries(o):  # noqa: C901 - one table
           argnames=("q0", "qf", "T")))
     add(E("benchmark:prior_std(sizes)", benchmark.prior_std, U5, bp_ur5, 0, argnames=("robot", "base", "rng"),
           n_samples=5, mass=NonNeg(0.1, extra=(("degenerate", 0.0),)), com=0.0, inertia=0.0, angle=0.0))   # 15
+    # ------------------------------------------------------------------ closed loop (chapter 12)
+    from robidlib import closed_loop as cl
+    from robidlib.estimation import closed_loop as ecl
+    from robidlib import closed_loop_study as cls
+
+    cl_model = base_model.robot_base_model(planar_2r(friction=[[0.3, 0.2], [0.1, 0.1]]),
+                                           friction=["viscous", "coulomb"])
+    cl_ref = trajectories.fourier_series(np.arange(0.0, 0.3, 0.005), np.pi, [[0.3], [0.2]], [[0.0], [0.1]], [0.0, 0.5])
+    cl_p = cl_model.params
+    cl_ctrl = cl.pd_controller(cl_model, cl_p, cl_ref, bandwidth=6.0)
+    cl_exp = cl.ClosedLoopExperiment(cl_model, cl_ref, cl_ctrl)
+    cl_sens = cl.Sensors([1e-4, 1e-4], [1e-4, 1e-4], [0.01, 0.01])
+    cl_rec = cl.simulate_closed_loop(cl_exp, cl_p)
+    cl_two = cl.simulate_closed_loop(cl_exp, np.vstack([cl_p, cl_p]))
+    cl_W, cl_y, cl_s, cl_keep = cl.idim_data(cl_model, cl_rec, cutoff=20.0, trim=2)
+    add(E("closed_loop:Sensors", cl.Sensors, Vec([1e-4, 1e-4]), Vec([1e-4, 1e-4]), Vec([0.01, 0.01]),
+          argnames=("resolution", "sigma_q", "sigma_tau")))
+    add(E("closed_loop:Sensors.scaled", cl_sens.scaled, NonNeg(2.0), argnames=("factor",)))
+    add(E("closed_loop:Controller", cl.Controller, Choice("pd"), Vec([1.0, 2.0]), Vec([1.0, 2.0]),
+          argnames=("kind", "kp", "kd"), velocity_cutoff=Pos(20.0)))
+    add(E("closed_loop:ClosedLoopExperiment", cl.ClosedLoopExperiment, Obj(cl_model), Obj(cl_ref), Obj(cl_ctrl),
+          argnames=("model", "reference", "controller"), substeps=Int(1, huge=10**6)))
+    add(E("closed_loop:ClosedLoopRecord", cl.ClosedLoopRecord, Vec(cl_rec.t, skip=("empty",)), Vec(cl_rec.q),
+          cl_rec.qd, cl_rec.qdd, cl_rec.tau, cl_rec.q_meas, cl_rec.tau_meas,
+          argnames=("t", "q", "qd", "qdd", "tau", "q_meas", "tau_meas")))
+    add(E("closed_loop:ClosedLoopRecord.draw", cl_two.draw, Int(1, zero_ok=True, huge=10**6), argnames=("k",)))
+    add(E("closed_loop:pd_controller", cl.pd_controller, Obj(cl_model), Vec(cl_p), Obj(cl_ref),
+          argnames=("model", "params", "reference"), bandwidth=Pos(6.0), damping=Pos(1.0), feedforward=Flag(False),
+          velocity_cutoff=Pos(20.0)))
+    add(E("closed_loop:computed_torque_controller", cl.computed_torque_controller, Obj(cl_model), Vec(cl_p),
+          argnames=("model", "params"), bandwidth=Pos(6.0), damping=Pos(1.0), velocity_cutoff=Pos(20.0)))
+    add(E("closed_loop:simulate_closed_loop", cl.simulate_closed_loop, Obj(cl_exp), Vec(cl_p),
+          argnames=("experiment", "params"), sensors=Obj(cl_sens), rng=Seed(0), on_failure=Choice("raise")))
+    add(E("closed_loop:idim_data", cl.idim_data, Obj(cl_model), Obj(cl_rec), argnames=("model", "record"),
+          cutoff=Pos(20.0), velocity_threshold=Vec([0.0, 0.0], skip=("empty",)), trim=Int(2, huge=10**9),
+          order=Int(4, huge=10**6)))
+    add(E("closed_loop:mass_and_bias", cl.mass_and_bias, Obj(cl_model), Vec(cl_rec.q[:2]), Vec(cl_rec.qd[:2]),
+          Vec(np.vstack([cl_p, cl_p])), argnames=("model", "q", "qd", "params")))
+    add(E("estimation.closed_loop:iv", ecl.iv, Vec(cl_W), Vec(cl_y), Vec(cl_W + 0.01), argnames=("W", "y", "Z")))
+    kw = dict(samples=cl_s, keep=cl_keep)
+    add(E("estimation.closed_loop:idim_iv", ecl.idim_iv, Obj(cl_exp), Vec(cl_W), Vec(cl_y), Vec(cl_p),
+          argnames=("experiment", "W", "y", "params0"), max_iter=Int(2, huge=10**9), tol=Tol(0.05), **kw))
+    add(E("estimation.closed_loop:didim", ecl.didim, Obj(cl_exp), Vec(cl_y), Vec(cl_p),
+          argnames=("experiment", "y", "params0"), max_iter=Int(2, huge=10**9), tol=Tol(0.05), **kw))
+    add(E("estimation.closed_loop:output_error", ecl.output_error, Obj(cl_exp), Vec(cl_y), Vec(cl_p),
+          argnames=("experiment", "y", "params0"), max_nfev=Int(2, huge=10**9), ftol=Tol(1e-8),
+          output=Choice("torque"), **kw))
+    add(E("closed_loop_study:scaled_error", cls.scaled_error, Vec([1.1, 2.0]), Vec([1.0, 2.0]),
+          Vec([1.0, 1.0]), argnames=("estimates", "truth", "scale")))
+    add(E("closed_loop_study:level_sensors", cls.level_sensors, Obj(cl_sens), NonNeg(2.0),
+          argnames=("sensors", "level")))
+    add(E("closed_loop_study:draw_seeds", cls.draw_seeds, cls.CHAPTER_RECIPE, Int(1, zero_ok=True),
+          [0, 1], argnames=("recipe", "level", "draws")))
+    add(E("closed_loop_study:load_closed_loop_study", cls.load_closed_loop_study,
+          name=Choice("closed_loop_mc")))
+    # log-Cholesky parameters and the D-optimal criterion
+    lc = np.linspace(-0.5, 0.5, 10)
+    add(E("params:log_cholesky_factor", params.log_cholesky_factor, Vec(lc, skip=("shape",)), argnames=("theta",)))
+    add(E("params:log_cholesky_to_params", params.log_cholesky_to_params, Vec(lc, skip=("shape",)),
+          argnames=("theta",)))
+    add(E("params:params_to_log_cholesky", params.params_to_log_cholesky,
+          Vec(params.log_cholesky_to_params(lc), skip=("shape",)), argnames=("pi_j",)))
+    add(E("trajectories:excitation_logdet", trajectories.excitation_logdet, Obj(R2), Obj(traj),
+          argnames=("robot", "traj"), friction=Flag(False)))
+    from robidlib.estimation import log_cholesky as elc
+
+    lc_W = regressor_module.regressor(R2, *base.random_states(R2, 40, rng=5)).reshape(-1, 20)
+    lc_pi = params.log_cholesky_to_params(np.tile(lc, (2, 1))).ravel()
+    add(E("estimation.log_cholesky:log_cholesky_ls", elc.log_cholesky_ls, Vec(lc_W), Vec(lc_W @ lc_pi), Obj(R2),
+          argnames=("W", "y", "robot"), prior=Vec(lc_pi), friction=Flag(False), reg=NonNeg(1e-6),
+          max_nfev=Int(5, huge=10**9), ftol=Tol(1e-10)))
     return T
 
 
@@ -1087,4 +1158,7 @@ NOT_SWEPT = {
     "robidlib.multibody.constraints:Constraint.nu": "no data for topological constraints (returns zeros)",
     "robidlib.estimation.lsq:RidgePath": "a result object, made (and its inputs checked) by ridge_path",
     "robidlib.estimation.unscented:UnscentedKalmanFilter.predict": "u is passed unchanged to the user's f",
+    "robidlib.closed_loop_study:chapter_setup": "the chapter's experiment: its recipe is data (tests/test_closed_loop.py)",
+    "robidlib.closed_loop_study:closed_loop_study": "the chapter's Monte Carlo: minutes (tests re-run one draw)",
+    "robidlib.closed_loop_study:method_comparison": "four estimators on the chapter's record: minutes",
 }

@@ -3,7 +3,7 @@
 The modules are named after the chapter's topic, not its number, so that a new chapter
 never renames them: ``pendulum`` (chapter 1), ``base_parameters`` (2), ``least_squares`` (3),
 ``excitation`` (4), ``physical`` (5), ``adaline`` (6), ``hopfield`` (7), ``ekf`` (8), ``validation`` (9),
-``mixed_coordinates`` (10), ``tx40`` (11).
+``mixed_coordinates`` (10), ``tx40`` (11), ``closed_loop`` (12).
 
 Each check prints one line of feedback and returns ``True`` when the answer is right and
 ``False`` otherwise, so a student can simply run it. Chapter 1's checks are also importable
@@ -23,6 +23,7 @@ from .pendulum import (
 __all__ = [
     "adaline",
     "base_parameters",
+    "closed_loop",
     "ekf",
     "excitation",
     "hopfield",
@@ -38,7 +39,7 @@ __all__ = [
     "check_excitation_design",
 ]
 
-_LAZY_MODULES = ("adaline", "base_parameters", "ekf", "excitation", "hopfield", "least_squares",
+_LAZY_MODULES = ("adaline", "base_parameters", "closed_loop", "ekf", "excitation", "hopfield", "least_squares",
                  "mixed_coordinates", "physical", "tx40", "validation")
 
 __getattr__, __dir__ = lazy_submodules(__name__, _LAZY_MODULES, globals())
