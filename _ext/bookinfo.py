@@ -3,7 +3,11 @@
 - The book reads its version from robidlib (the one place it is set): Sphinx's
   ``version``/``release`` and the MyST substitution ``{{ version }}``; the substitutions
   ``{{ repository_url }}`` and ``{{ clone_command }}`` (a code block) come from
-  ``repository.url`` in ``_config.yml``.
+  ``repository.url`` in ``_config.yml``. The student edition (``robidlib_edition =
+  "student"``, set by ``tools/editions.py`` in the student site's configuration, whose
+  repository is the student edition's) clones only the student branch
+  (``--single-branch``) and sets the lab up as the student bundle's README does; its
+  repository button opens the student branch, not the repository's default branch.
 - Each page gets each script once: sphinx-thebe 0.3 registers its inline configuration
   script on every read of the environment, and the second copy raises "Identifier
   'THEBE_JS_URL' has already been declared" in the browser.
@@ -42,6 +46,15 @@ def _clone_command(url: str) -> str:
     return f"```bash\ngit clone {url}\ncd {folder}\nmake lab\n```"
 
 
+def _student_clone_command(url: str, branch: str) -> str:
+    """The shell lines that clone only the student branch at ``url`` and open the labs as the
+    student bundle's README does (the student branch holds the bundle)."""
+    folder = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git") or "course"
+    return (f"```bash\ngit clone --branch {branch} --single-branch {url} {folder}\ncd {folder}\n"
+            "python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt\n"
+            ".venv/bin/jupyter lab chapters/\n```")
+
+
 def _set_version(app: Any, config: Any) -> None:
     from robidlib import __version__
 
@@ -51,9 +64,14 @@ def _set_version(app: Any, config: Any) -> None:
     subs["version"] = __version__
     # the repository of _config.yml (`repository.url`), so that an instructor's copy of the
     # book tells students to clone the instructor's repository, not a placeholder
-    url = (getattr(config, "html_theme_options", None) or {}).get("repository_url") or ""
+    opts = getattr(config, "html_theme_options", None) or {}
+    url = opts.get("repository_url") or ""
     subs["repository_url"] = url or "the course repository"
-    subs["clone_command"] = _clone_command(url) if url else "```bash\nmake lab\n```"
+    if getattr(config, "robidlib_edition", "instructor") == "student":
+        subs["clone_command"] = _student_clone_command(url, opts.get("repository_branch") or "student") if url \
+            else "```bash\npython3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt\n```"
+    else:
+        subs["clone_command"] = _clone_command(url) if url else "```bash\nmake lab\n```"
     config.myst_substitutions = subs
 
 
@@ -101,6 +119,32 @@ def _launch_buttons_for_provider(app: Any, config: Any) -> None:
             f"bookinfo: no {', '.join(k[:-4] for k in dropped)} button: the repository is not on GitHub")
         opts["launch_buttons"] = buttons
         config.html_theme_options = opts
+
+
+def branch_url(url: str, branch: str, provider: str) -> str:
+    """The web page of ``branch`` of the repository at ``url`` (GitHub, GitLab, Bitbucket)."""
+    url = url.rstrip("/")
+    return {"gitlab": f"{url}/-/tree/{branch}", "bitbucket": f"{url}/src/{branch}"}.get(provider, f"{url}/tree/{branch}")
+
+
+def _repository_button_on_the_branch(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    """Student edition: the repository button opens the student branch (a bare repository
+    URL opens the default branch, which holds the solutions when both share a repository)."""
+    if getattr(app.config, "robidlib_edition", "instructor") != "student":
+        return
+    opts = getattr(app.config, "html_theme_options", None) or {}
+    url, branch = str(opts.get("repository_url") or "").rstrip("/"), opts.get("repository_branch") or "student"
+    if not url:
+        return
+    target = branch_url(url, branch, repository_provider(opts))
+
+    def visit(buttons: list) -> None:
+        for button in buttons:
+            if button.get("label") == "source-repository-button" and str(button.get("url", "")).rstrip("/") == url:
+                button["url"] = target
+            visit(button.get("buttons") or [])
+
+    visit(context.get("header_buttons") or [])
 
 
 MARKS = "✓✔✕✖✗✘"
@@ -193,6 +237,9 @@ def _await_execution(app: Any, docname: str, source: list) -> None:
 
 
 def setup(app: Any) -> dict:
+    # "instructor" (the book) or "student" (the student site: tools/editions.py sets it)
+    app.add_config_value("robidlib_edition", "instructor", "env")
+    app.connect("html-page-context", _repository_button_on_the_branch, priority=950)
     app.connect("builder-inited", _register_pybtex_plugins)
     app.connect("source-read", _await_execution)
     app.connect("builder-inited", _unicode_marks_in_latex)
