@@ -17,6 +17,8 @@
   colab" on every page (which fails the ``-W`` build). Binder and JupyterHub work with any
   git URL. The provider is ``html_theme_options.repository_provider`` when set, else
   inferred from the host of ``repository_url``.
+- The bibliography labels entries by author and year (style ``robidlib``), as the
+  citations read, instead of pybtex's alpha labels: one citation style in the site and PDFs.
 - pybtex looks its plugins up in the installed distributions' entry points on every call,
   and sphinxcontrib-bibtex asks for the plain-text backend once per citation: about 10 ms
   each in the test venv (190 distributions), 2-3 s of every build. The plugins the
@@ -163,6 +165,57 @@ def _unicode_marks_in_latex(app: Any) -> None:
             getattr(texescape, table, {}).pop(ord(ch), None)
 
 
+def author_year(entry: Any) -> tuple[str, str]:
+    """``(authors, year)`` of a pybtex entry as the book cites it (sphinxcontrib-bibtex's
+    author-year style: one or two last names, else the first one's and "et al.")."""
+    from pybtex.richtext import Text
+
+    people = entry.persons.get("author") or entry.persons.get("editor") or []
+    names = [Text.from_latex(" ".join(p.prelast_names + p.last_names)).render_as("text") for p in people]
+    others = any(n.lower() == "others" for n in names)
+    names = [n for n in names if n.lower() != "others"]
+    if not names:
+        authors = Text.from_latex(entry.fields.get("organization", entry.fields.get("title", ""))).render_as("text")
+    elif len(names) == 1 and not others:
+        authors = names[0]
+    elif len(names) == 2 and not others:
+        authors = f"{names[0]} and {names[1]}"
+    else:
+        authors = f"{names[0]} et al."
+    return authors, str(entry.fields.get("year", "n.d."))
+
+
+BIBLIOGRAPHY_STYLE = "robidlib"
+
+
+def _author_year_styles() -> None:
+    """Register the bibliography style ``robidlib`` (``bibtex_default_style``): pybtex's alpha
+    style with author-year labels ("Atkeson et al., 1986"; "a", "b" on equal ones), the
+    same text the citations show, in the site and both PDFs, instead of alpha labels
+    ("AAH86") beside author-year citations."""
+    import pybtex.plugin
+    from pybtex.style.formatting.alpha import Style as AlphaStyle
+    from pybtex.style.labels import BaseLabelStyle
+
+    class AuthorYearLabels(BaseLabelStyle):
+        def format_labels(self, sorted_entries):
+            labels = [", ".join(author_year(entry)) for entry in sorted_entries]
+            counts = {label: labels.count(label) for label in labels}
+            seen: dict[str, int] = {}
+            for label in labels:
+                if counts[label] > 1:
+                    seen[label] = seen.get(label, 0) + 1
+                    yield label + "abcdefghijklmnopqrstuvwxyz"[seen[label] - 1]
+                else:
+                    yield label
+
+    class AuthorYearStyle(AlphaStyle):
+        default_label_style = "robidlib_author_year"
+
+    pybtex.plugin.register_plugin("pybtex.style.labels", "robidlib_author_year", AuthorYearLabels, force=True)
+    pybtex.plugin.register_plugin("pybtex.style.formatting", BIBLIOGRAPHY_STYLE, AuthorYearStyle, force=True)
+
+
 # (group, name) of the pybtex plugins sphinxcontrib-bibtex looks up per citation
 PYBTEX_PLUGINS = (("pybtex.backends", "plaintext"), ("pybtex.backends", "docutils"))
 
@@ -239,6 +292,7 @@ def _await_execution(app: Any, docname: str, source: list) -> None:
 def setup(app: Any) -> dict:
     # "instructor" (the book) or "student" (the student site: tools/editions.py sets it)
     app.add_config_value("robidlib_edition", "instructor", "env")
+    _author_year_styles()
     app.connect("html-page-context", _repository_button_on_the_branch, priority=950)
     app.connect("builder-inited", _register_pybtex_plugins)
     app.connect("source-read", _await_execution)

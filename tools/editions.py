@@ -271,34 +271,24 @@ JUPYTERLAB_UNRESOLVED = re.compile(r"\{(cite(?::[a-z]+)?|doc|term)\}`([^`]*)`")
 JUPYTERLAB_ROLES = frozenset({"eq", "ref", "numref", "prf:ref", "math", "sub", "sup", "abbr", "kbd"})
 
 
-def _latex_text(text: str) -> str:
-    from pybtex.richtext import Text
+def _bookinfo():
+    """The book's Sphinx extension (``_ext/bookinfo.py``): one definition of how it cites."""
+    import importlib.util
 
-    return Text.from_latex(text).render_as("text")
+    spec = importlib.util.spec_from_file_location("bookinfo", ROOT / "_ext" / "bookinfo.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def bibliography(bib: Path = ROOT / "references.bib") -> dict[str, tuple[str, str]]:
     """``key -> (authors, year)`` of ``references.bib`` as the site writes them in a citation
-    (sphinxcontrib-bibtex's author-year style: one or two last names, else the first's and
+    (``_ext/bookinfo.py`` ``author_year``: one or two last names, else the first one's and
     "et al.")."""
     from pybtex.database import parse_file
 
-    out = {}
-    for key, entry in parse_file(str(bib)).entries.items():
-        people = entry.persons.get("author") or entry.persons.get("editor") or []
-        names = [_latex_text(" ".join(p.prelast_names + p.last_names)) for p in people]
-        others = any(n.lower() == "others" for n in names)
-        names = [n for n in names if n.lower() != "others"]
-        if not names:
-            authors = _latex_text(entry.fields.get("organization", entry.fields.get("title", key)))
-        elif len(names) == 1 and not others:
-            authors = names[0]
-        elif len(names) == 2 and not others:
-            authors = f"{names[0]} and {names[1]}"
-        else:
-            authors = f"{names[0]} et al."
-        out[key] = (authors, str(entry.fields.get("year", "n.d.")))
-    return out
+    author_year = _bookinfo().author_year
+    return {key: author_year(entry) for key, entry in parse_file(str(bib)).entries.items()}
 
 
 def _citation(role: str, keys: list[str], bib: dict[str, tuple[str, str]]) -> str:
