@@ -109,3 +109,21 @@ def test_the_check_marks_are_in_the_pdf():
     """The checks' ✔ and ✘ of the executed solution cells and stubs reach the text layer."""
     text = _text("book.pdf")
     assert "\u2714" in text
+
+
+def test_one_citation_style_in_text_and_bibliography(pdf_text):
+    """Citations read "[Atkeson et al., 1986]" and the bibliography labels its entries the same
+    way (style ``robidlib``, _ext/bookinfo.py), not with alpha labels such as "[AAH86]"."""
+    name, text = pdf_text
+    start = text.find("BIBLIOGRAPHY")
+    assert start > 0, f"{name}: no bibliography"
+    end = min((i for i in (text.find("PROOF INDEX", start), text.find("PYTHON MODULE INDEX", start)) if i > 0),
+              default=len(text))
+    labels = re.findall(r"^\[([^\[\]\n]+)\]", text[start:end], flags=re.M)
+    assert len(labels) >= 20, f"{name}: {len(labels)} bibliography labels found"
+    odd = [lab for lab in labels if not re.fullmatch(r".+, (\d{4}[a-z]?|n\.d\.)", lab)]
+    assert not odd, f"{name}: bibliography labels not in the author-year style: {odd[:5]}"
+    # a citation of one work, "[Khalil and Dombre, 2002]", reads as that work's label
+    single = set(re.findall(r"\[([A-Z][^\[\],]{0,60}, \d{4}[a-z]?)\]", _flat(text[:start])))
+    assert len(single) >= 10, f"{name}: {len(single)} author-year citations found"
+    assert single <= set(labels), f"{name}: citations without a matching label: {sorted(single - set(labels))[:5]}"
