@@ -13,9 +13,12 @@ JB_FLAGS := -W -n --keep-going
 UNIT := tests/ robidlib/ --doctest-modules --ignore=tests/site --ignore=tests/browser --ignore=tests/student
 
 STUDENT := _build/student
-# Branch the student site's launch buttons open; `make release` commits the student bundle
-# to it (push it with the release tag). See README, "Instructors".
-STUDENT_BRANCH ?= student
+# The student edition's repository and branch are repository.student_url and
+# repository.student_branch in _config.yml (its site's buttons and clone instructions, and
+# the branch `make release` commits the student bundle to). STUDENT_BRANCH=name overrides the
+# branch. See README, "Instructors".
+STUDENT_BRANCH ?=
+STUDENT_BRANCH_ARG := $(if $(STUDENT_BRANCH),--branch $(STUDENT_BRANCH),)
 # `make lab` copies the student notebooks here once and never overwrites them (your work).
 LAB_DIR ?= lab
 LAB_ARGS ?=
@@ -125,10 +128,10 @@ _book:
 _student: _book
 	$(BIN)/python tools/editions.py student-notebooks $(STUDENT)
 	$(BIN)/python tools/editions.py student-bundle $(STUDENT)
-	$(BIN)/python tools/editions.py student-source $(STUDENT) --branch $(STUDENT_BRANCH)
+	$(BIN)/python tools/editions.py student-source $(STUDENT) $(STUDENT_BRANCH_ARG)
 	$(BIN)/jupyter-book build $(STUDENT)/src $(JB_FLAGS)
 	rm -rf $(STUDENT)/site && mv $(STUDENT)/src/_build/html $(STUDENT)/site
-	@echo "student edition: $(STUDENT)/site (site), $(STUDENT)/student-bundle.zip (notebooks, README, wheel)"
+	@echo "student edition: $(STUDENT)/site (site), $(STUDENT)/student-bundle.zip (notebooks, README, student robidlib)"
 
 _student-run: _student
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/student -n 2
@@ -138,12 +141,14 @@ _pdf-instructor: _book
 	MAKEFLAGS= $(BIN)/jupyter-book build . --builder pdflatex $(JB_FLAGS)
 	mkdir -p _build/pdf
 	cp _build/latex/book.pdf _build/pdf/book.pdf
+	cp _build/latex/book.log _build/pdf/book.log
 
 # the staged student source of _student (its HTML build has moved to $(STUDENT)/site)
 _pdf-student: _student
 	MAKEFLAGS= $(BIN)/jupyter-book build $(STUDENT)/src --builder pdflatex $(JB_FLAGS)
 	mkdir -p _build/pdf
 	cp $(STUDENT)/src/_build/latex/book.pdf _build/pdf/book-student.pdf
+	cp $(STUDENT)/src/_build/latex/book.log _build/pdf/book-student.log
 
 _unit:
 	$(BIN)/python -m pytest $(UNIT) -n 2
@@ -196,7 +201,10 @@ _browser: _book _student
 _readonly:
 	$(BIN)/python tools/readonly_install.py
 
-# make lab: JupyterLab on the student edition (no solutions); LAB_ARGS="--no-browser --port 8890"
+# make lab: JupyterLab on the student edition (no solutions); LAB_ARGS="--no-browser --port 8890".
+# The chapters missing from the execution cache run first, once (tools/execute_book.py: a few
+# minutes on a fresh clone), so that the copies in $(LAB_DIR)/ show the prose's numbers; later
+# runs refresh the numbers in prose cells you have not edited and never touch your code.
 lab: $(BOOK_STAMP)
 	$(BIN)/python tools/editions.py lab-notebooks $(LAB_DIR)
 	$(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_ARGS) $(LAB_DIR)
@@ -204,14 +212,17 @@ lab: $(BOOK_STAMP)
 lab-instructor: $(BOOK_STAMP)
 	$(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_ARGS) chapters/
 
-# make release VERSION=X.Y.Z (tools/editions.py release): checks CHANGELOG.md and that the tag
-# is new; cleans _build; sets the version (robidlib/_version.py, read by the book too) and
-# runs make test, restoring the version file if anything fails; then writes dist/ (site,
-# student site, student bundle, wheel, lock file, both PDFs, a manifest with the commit),
-# commits the version and tags vX.Y.Z when the tree was clean, and updates the student branch.
+# make release VERSION=X.Y.Z (tools/editions.py release): checks the CHANGELOG.md entry, that
+# the tags are new and that the tree is clean but for CHANGELOG.md; cleans _build; sets the
+# version (robidlib/_version.py, read by the book too) and runs make test, restoring the
+# version file if anything fails; then commits the version and the CHANGELOG entry ("Release
+# X.Y.Z"), tags vX.Y.Z, writes dist/ (site, student site, student bundle, wheel, lock file,
+# both PDFs, a manifest with the commit) and commits the student bundle to the student
+# branch, tagged vX.Y.Z-student.
 release: $(TEST_STAMP)
 	@test -n "$(VERSION)" || { echo "usage: make release VERSION=X.Y.Z"; exit 2; }
-	$(BIN)/python tools/editions.py release $(VERSION) --make "$(MAKE)" --branch $(STUDENT_BRANCH)
+	$(BIN)/python tools/editions.py check-release $(VERSION)
+	$(BIN)/python tools/editions.py release $(VERSION) --make "$(MAKE)" $(STUDENT_BRANCH_ARG)
 
 bench: $(TEST_STAMP)
 	@set -e; for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f; done

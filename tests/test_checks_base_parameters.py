@@ -34,7 +34,7 @@ def test_base_parameter_answers(capsys):
     (..., "not answered yet"),
 ])
 def test_base_parameter_wrong_answers_print_a_cross(capsys, answer, message):
-    assert checks.check_base_parameters(planar_2r(), answer) is False
+    assert checks.check_base_parameters(planar_2r(), answer) == False
     out = capsys.readouterr().out
     assert out.startswith(CROSS) and message in out
 
@@ -94,7 +94,7 @@ def test_tolerance_of_the_chapter_robot_is_not_accepted_across_its_whole_gap(cap
     assert s[19] / s[20] > 1e14
     for tol, ok in ((3 * float(s[20]), False), (1e-12, False), (1e-9, True), (1e-3, True),
                     (0.5 * float(s[19]), False)):
-        assert checks.check_tolerance(robot, tol) is ok, tol
+        assert checks.check_tolerance(robot, tol) == ok, tol
     capsys.readouterr()
 
 
@@ -168,7 +168,7 @@ def test_a_hostile_answer_is_refused_without_running_it(text, tmp_path, capsys):
     watchdog, tests/bad_input_sweep.py, reports such a hang)."""
     marker = tmp_path / "pwned"
     answer = [text.format(marker=marker) if "{marker}" in text else text] + GOOD[1:]
-    assert checks.check_base_parameters(planar_2r(), answer) is False
+    assert checks.check_base_parameters(planar_2r(), answer) == False  # noqa: E712 (a Verdict)
     assert not marker.exists()
     out = capsys.readouterr().out
     assert out.startswith(CROSS) and len(out) < 400, out

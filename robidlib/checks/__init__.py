@@ -5,8 +5,13 @@ never renames them: ``pendulum`` (chapter 1), ``base_parameters`` (2), ``least_s
 ``excitation`` (4), ``physical`` (5), ``adaline`` (6), ``hopfield`` (7), ``ekf`` (8), ``validation`` (9),
 ``mixed_coordinates`` (10), ``tx40`` (11), ``closed_loop`` (12).
 
-Each check prints one line of feedback and returns ``True`` when the answer is right and
-``False`` otherwise, so a student can simply run it. Chapter 1's checks are also importable
+Each check prints one line of feedback and returns a verdict that is true when the answer
+is right and false otherwise (``robidlib.checks._report.Verdict``: a bool in ``if``,
+``assert`` and ``==``, shown as nothing under the check's line in a notebook), so a student
+can simply run it. An untouched stub says "not answered yet" with a hint. The checks compare
+answers with stored references (``robidlib/data/checks``), never with a reference solution in
+their code: the recipes of the references (``robidlib.checks.answers``) are instructor-only
+and not part of the student edition. Chapter 1's checks are also importable
 from ``robidlib.checks`` directly. The other chapters' modules are imported on first use
 (``from robidlib.checks import hopfield``), so a chapter does not import the others' libraries.
 """

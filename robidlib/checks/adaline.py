@@ -15,7 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .._validate import as_array
-from ._report import as_answer_array, call_answer, data_number, report, student_check
+from ._report import as_answer_array, call_answer, data_number, report, stored_answers, student_check
 
 __all__ = [
     "check_stable_rate",
@@ -119,7 +119,7 @@ def check_delta_rule_epoch(func: Callable[..., Any]) -> bool:
     """Check one epoch of the delta (Widrow-Hoff, LMS) rule (chapter 6, exercise 2).
 
     Your ``func(w, W, d, gamma)`` is called on small random data and compared with the rule
-    of equation (eq-delta-rule) applied row after row, in the given order.
+    of equation (eq-delta-rule) applied row after row, in the given order (stored results).
 
     Parameters
     ----------
@@ -137,21 +137,10 @@ def check_delta_rule_epoch(func: Callable[..., Any]) -> bool:
     ✘ your function returned None: did you forget `return`?
     False
     """
-    rng = np.random.default_rng(20261201)
-    N, p = 12, 3
-    W = rng.normal(size=(N, p))
-    d = rng.normal(size=N)
-    w0 = rng.normal(size=p)
-    gamma = 0.05
-
-    expected = w0.copy()
-    for x, dk in zip(W, d):
-        expected = expected + gamma * (dk - x @ expected) * x
-    batch = w0 + gamma * W.T @ (d - W @ w0)
-    batch_mean = w0 + gamma * W.T @ (d - W @ w0) / N
-    wrong_sign = w0.copy()
-    for x, dk in zip(W, d):
-        wrong_sign = wrong_sign - gamma * (dk - x @ wrong_sign) * x
+    ref = stored_answers("adaline")["delta_rule_epoch"]
+    W, d, w0, expected = (np.array(ref[k]) for k in ("W", "d", "w0", "expected"))
+    gamma, p = ref["gamma"], W.shape[1]
+    batch, batch_mean, wrong_sign = (np.array(ref["slips"][k]) for k in ("batch", "batch_mean", "wrong_sign"))
 
     w_arg = w0.copy()
     ok, out = call_answer(func, w_arg, W.copy(), d.copy(), gamma)

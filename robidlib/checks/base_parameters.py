@@ -16,7 +16,7 @@ import sympy as sp
 from ..base import base_parameters, random_states
 from ..regressor import regressor
 from ._parse import AnswerError, read_linear
-from ._report import as_answer_array, report as _report, student_check
+from ._report import Unanswered, as_answer_array, report as _report, student_check
 
 __all__ = ["check_base_parameters", "check_null_direction", "check_tolerance", "check_svd_qr_map"]
 
@@ -150,7 +150,7 @@ def check_null_direction(robot: Any, d: Any) -> bool:
     >>> import numpy as np
     >>> from robidlib.models import planar_2r
     >>> check_null_direction(planar_2r(), np.zeros(20))
-    ✘ d is zero: a null-space direction must change some parameter
+    ✘ not answered yet: d is zero, as in the stub (a null-space direction changes some parameter). Set the entries of the parameter change so that no torque changes.
     False
     """
     _robot(robot)
@@ -159,7 +159,7 @@ def check_null_direction(robot: Any, d: Any) -> bool:
     if not ok:
         return _report(False, d + " (one entry per standard parameter)")
     if np.abs(d).max() == 0:
-        return _report(False, "d is zero: a null-space direction must change some parameter")
+        raise Unanswered("d is zero, as in the stub (a null-space direction changes some parameter)")
     q, qd, qdd = random_states(robot, 50, rng=12345)
     Y = regressor(robot, q, qd, qdd)
     dtau = Y @ d

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._validate import as_array
 from ..params import CONSISTENCY_CONDITIONS, consistency_report, link_params, pseudo_inertia
-from ._report import as_answer_array, call_answer, report as _report, student_check
+from ._report import as_answer_array, call_answer, report as _report, stored_answers, student_check
 
 __all__ = [
     "check_pseudo_inertia",
@@ -44,20 +44,6 @@ def _min_rel_eig(params: np.ndarray, n: int) -> np.ndarray:
     return lam[:, 0] / np.where(top > 0, top, 1.0)
 
 
-def _test_links() -> list[np.ndarray]:
-    """Ten-parameter sets the pseudo-inertia check tries: bodies, a point mass, impossible sets."""
-    rng = np.random.default_rng(20260519)
-    links = [link_params(2.0, [0.5, 0.0, 0.0], np.zeros(6))]  # a point mass
-    for _ in range(4):
-        m = rng.uniform(0.5, 5.0)
-        c = rng.uniform(-0.3, 0.3, 3)
-        d = rng.uniform(0.01, 0.1, 3)
-        links.append(link_params(m, c, [d[1] + d[2], d[0] + d[2], d[0] + d[1], 0.0, 0.0, 0.0]))
-    links.append(rng.uniform(-1.0, 1.0, 10))  # any ten numbers: J is defined for them too
-    links.append(link_params(1.0, [0.1, 0.0, 0.0], [0.01, 0.01, 0.05, 0.0, 0.0, 0.0]))  # triangle fails
-    return links
-
-
 @student_check("Write the body of my_pseudo_inertia so that it returns the 4 x 4 matrix J.")
 def check_pseudo_inertia(func: Callable[[np.ndarray], Any]) -> bool:
     """Check a function that builds the pseudo-inertia matrix ``J`` of one link (exercise 1).
@@ -66,7 +52,7 @@ def check_pseudo_inertia(func: Callable[[np.ndarray], Any]) -> bool:
     Ixz, Iyz]`` of one link (inertia about the link-frame origin) and must return the
     symmetric 4 x 4 matrix ``[[Theta, h], [h^T, m]]`` with ``Theta = tr(I)/2 E - I``. It is
     tried on a point mass, on four random bodies, on ten random numbers and on a set that
-    breaks the triangle inequality, and compared entrywise to a relative precision of
+    breaks the triangle inequality, and compared entrywise with the stored references to a relative precision of
     ``1e-6`` of the largest entry (so ``float32`` results pass).
 
     Parameters
@@ -86,16 +72,14 @@ def check_pseudo_inertia(func: Callable[[np.ndarray], Any]) -> bool:
     ✘ wrong J for a point mass of 2 kg at (0.5, 0, 0): largest error 1 in entry (0, 3) (row and column 0-3)
     False
     """
-    labels = ["a point mass of 2 kg at (0.5, 0, 0)"] + [f"random body {k}" for k in range(1, 5)] + [
-        "ten random numbers", "a set that breaks the triangle inequality"]
-    for label, pi in zip(labels, _test_links()):
+    for case in stored_answers("physical")["pseudo_inertia"]:
+        label, pi, ref = case["label"], np.array(case["params"]), np.array(case["J"])
         ok, got = call_answer(func, pi.copy())
         if not ok:
             return _report(False, got)
         ok, J = as_answer_array(got, "J", shape=(4, 4))
         if not ok:
             return _report(False, J)
-        ref = pseudo_inertia(pi)
         err = np.abs(J - ref)
         k = np.unravel_index(np.argmax(err), err.shape)
         if err[k] > 1e-6 * np.abs(ref).max():
