@@ -13,9 +13,12 @@ JB_FLAGS := -W -n --keep-going
 UNIT := tests/ robidlib/ --doctest-modules --ignore=tests/site --ignore=tests/browser --ignore=tests/student
 
 STUDENT := _build/student
-# Branch the student site's launch buttons open; `make release` commits the student bundle
-# to it (push it with the release tag). See README, "Instructors".
-STUDENT_BRANCH ?= student
+# The student edition's repository and branch are repository.student_url and
+# repository.student_branch in _config.yml (its site's buttons and clone instructions, and
+# the branch `make release` commits the student bundle to). STUDENT_BRANCH=name overrides the
+# branch. See README, "Instructors".
+STUDENT_BRANCH ?=
+STUDENT_BRANCH_ARG := $(if $(STUDENT_BRANCH),--branch $(STUDENT_BRANCH),)
 # `make lab` copies the student notebooks here once and never overwrites them (your work).
 LAB_DIR ?= lab
 LAB_ARGS ?=
@@ -83,7 +86,7 @@ test: $(TEST_STAMP)
 # student edition, student bundle run, site tests) starts from it, and beside it the
 # lowest-versions venv (mostly waiting on downloads).
 _test-all: _book _lowest-venv _unit _student _pdf-instructor _student-run _pdf-student _port-nbval \
-           _port-unit _lowest-unit _site _browser
+           _port-unit _lowest-unit _site _browser _readonly
 
 # only the PDFs and their tests
 test-pdf: $(TEST_STAMP)
@@ -125,10 +128,10 @@ _book:
 _student: _book
 	$(BIN)/python tools/editions.py student-notebooks $(STUDENT)
 	$(BIN)/python tools/editions.py student-bundle $(STUDENT)
-	$(BIN)/python tools/editions.py student-source $(STUDENT) --branch $(STUDENT_BRANCH)
+	$(BIN)/python tools/editions.py student-source $(STUDENT) $(STUDENT_BRANCH_ARG)
 	$(BIN)/jupyter-book build $(STUDENT)/src $(JB_FLAGS)
 	rm -rf $(STUDENT)/site && mv $(STUDENT)/src/_build/html $(STUDENT)/site
-	@echo "student edition: $(STUDENT)/site (site), $(STUDENT)/student-bundle.zip (notebooks, README, wheel)"
+	@echo "student edition: $(STUDENT)/site (site), $(STUDENT)/student-bundle.zip (notebooks, README, student robidlib)"
 
 _student-run: _student
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/student -n 2
@@ -138,12 +141,14 @@ _pdf-instructor: _book
 	MAKEFLAGS= $(BIN)/jupyter-book build . --builder pdflatex $(JB_FLAGS)
 	mkdir -p _build/pdf
 	cp _build/latex/book.pdf _build/pdf/book.pdf
+	cp _build/latex/book.log _build/pdf/book.log
 
 # the staged student source of _student (its HTML build has moved to $(STUDENT)/site)
 _pdf-student: _student
 	MAKEFLAGS= $(BIN)/jupyter-book build $(STUDENT)/src --builder pdflatex $(JB_FLAGS)
 	mkdir -p _build/pdf
 	cp $(STUDENT)/src/_build/latex/book.pdf _build/pdf/book-student.pdf
+	cp $(STUDENT)/src/_build/latex/book.log _build/pdf/book-student.log
 
 _unit:
 	$(BIN)/python -m pytest $(UNIT) -n 2
@@ -188,7 +193,18 @@ _site: _book _student _pdf-instructor _pdf-student
 _browser: _book _student
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/browser -v
 
-# make lab: JupyterLab on the student edition (no solutions); LAB_ARGS="--no-browser --port 8890"
+# Read-only install (issue 26): the robidlib wheel and its dependencies installed where the
+# test user cannot write, run by that user (nobody, when make test runs as root) with a
+# read-only or missing home: the compiled loops, base parameters, key cells of chapters 2 and
+# 11, numba's cache outside the package, NUMBA_DISABLE_JIT and no numba. See the script.
+.PHONY: _readonly
+_readonly:
+	$(BIN)/python tools/readonly_install.py
+
+# make lab: JupyterLab on the student edition (no solutions); LAB_ARGS="--no-browser --port 8890".
+# The chapters missing from the execution cache run first, once (tools/execute_book.py: a few
+# minutes on a fresh clone), so that the copies in $(LAB_DIR)/ show the prose's numbers; later
+# runs refresh the numbers in prose cells you have not edited and never touch your code.
 lab: $(BOOK_STAMP)
 	$(BIN)/python tools/editions.py lab-notebooks $(LAB_DIR)
 	$(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_ARGS) $(LAB_DIR)
@@ -196,14 +212,17 @@ lab: $(BOOK_STAMP)
 lab-instructor: $(BOOK_STAMP)
 	$(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_ARGS) chapters/
 
-# make release VERSION=X.Y.Z (tools/editions.py release): checks CHANGELOG.md and that the tag
-# is new; cleans _build; sets the version (robidlib/_version.py, read by the book too) and
-# runs make test, restoring the version file if anything fails; then writes dist/ (site,
-# student site, student bundle, wheel, lock file, both PDFs, a manifest with the commit),
-# commits the version and tags vX.Y.Z when the tree was clean, and updates the student branch.
+# make release VERSION=X.Y.Z (tools/editions.py release): checks the CHANGELOG.md entry, that
+# the tags are new and that the tree is clean but for CHANGELOG.md; cleans _build; sets the
+# version (robidlib/_version.py, read by the book too) and runs make test, restoring the
+# version file if anything fails; then commits the version and the CHANGELOG entry ("Release
+# X.Y.Z"), tags vX.Y.Z, writes dist/ (site, student site, student bundle, wheel, lock file,
+# both PDFs, a manifest with the commit) and commits the student bundle to the student
+# branch, tagged vX.Y.Z-student.
 release: $(TEST_STAMP)
 	@test -n "$(VERSION)" || { echo "usage: make release VERSION=X.Y.Z"; exit 2; }
-	$(BIN)/python tools/editions.py release $(VERSION) --make "$(MAKE)" --branch $(STUDENT_BRANCH)
+	$(BIN)/python tools/editions.py check-release $(VERSION)
+	$(BIN)/python tools/editions.py release $(VERSION) --make "$(MAKE)" $(STUDENT_BRANCH_ARG)
 
 bench: $(TEST_STAMP)
 	@set -e; for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f; done

@@ -4,7 +4,7 @@ A seeded Monte Carlo on ``robidlib.benchmark.benchmark_study(redundant_5dof())``
 excitations stored in robidlib's package data).  For every noise setting and run, noisy
 measurements of the same clean identification experiment are drawn and every method of
 ``robidlib.benchmark.METHODS`` estimates the 20 base parameters from them, with the same
-information (``robidlib.benchmark.METHOD_INPUTS``).  Three axes:
+information (``robidlib.benchmark.METHOD_INPUTS``).  Four axes:
 
 * ``torque``: relative torque noise ``nu`` (per-joint, ``nu`` times each joint's RMS torque)
   at the default position / velocity noise (1e-4 rad or m, 1e-3 per s): every method;
@@ -13,7 +13,10 @@ information (``robidlib.benchmark.METHOD_INPUTS``).  Three axes:
   decimated signals of the study's pipeline, the EKF the raw ones;
 * ``homoscedastic``: the torque axis with the same noise standard deviation on every joint
   (same total noise power): LS, WLS (known and estimated weights) and MAP (the weighting
-  question only).
+  question only);
+* ``ekf_q``: the torque axis for the EKF with the full process noise ``G diag(sigma_tau^2) G^T``
+  of chapter 8 instead of its diagonal (``fit_ekf``'s option ``process_noise="full"``), the
+  same draws: how much the benchmark's choice of a diagonal ``Q`` matters.
 
 Each estimate is scored by ``delta_beta`` over all and over the essential parameters, the
 column-scaled error, the error in prior standard deviations, ``delta_tau`` and the agreement
@@ -37,6 +40,7 @@ JSON records the thread pools (threadpoolctl).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -50,7 +54,7 @@ from threadpoolctl import threadpool_info
 
 import robidlib
 from robidlib.benchmark import (BENCHMARK_EXCITATIONS, BENCHMARK_FILE, METHOD_INPUTS, METHODS, ResultTable,
-                                benchmark_study, make_study, summarize)
+                                benchmark_study, fit_ekf, make_study, summarize)
 from robidlib.models import redundant_5dof
 from robidlib.trajectories import excitation_cond, limit_margins, save_excitation
 
@@ -61,6 +65,7 @@ SIGMA_Q = (1e-4, 1e-3, 3e-3, 1e-2)
 POSITION_LEVEL = 0.02
 VELOCITY_RATIO = 10.0
 HOMOSCEDASTIC_METHODS = ("LS", "WLS", "WLS (estimated)", "MAP")
+EKF_FULL_Q = "EKF (full Q)"
 #: Seed of the study (robots, trajectories: fixed by benchmark_study) and of the noise.
 STUDY_SEED = 2024
 NOISE_SEED = 7
@@ -120,6 +125,11 @@ def _param_stats(estimates: list[dict], truth: np.ndarray) -> list[dict]:
     return out
 
 
+def fit_ekf_full_q(problem):
+    """The benchmark's EKF with the full process noise of chapter 8 (the ``ekf_q`` axis)."""
+    return fit_ekf(dataclasses.replace(problem, options={**problem.options, "ekf": {"process_noise": "full"}}))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_RUNS} runs per setting instead of {RUNS}")
@@ -147,7 +157,8 @@ def main(argv=None) -> int:
 
     def run(axis: str, levels, sigma_q: float, methods, **kw) -> None:
         ts = time.perf_counter()
-        raw = study.monte_carlo(levels, runs, NOISE_SEED, methods=list(methods), sigma_q=sigma_q,
+        methods = dict(methods) if isinstance(methods, dict) else list(methods)
+        raw = study.monte_carlo(levels, runs, NOISE_SEED, methods=methods, sigma_q=sigma_q,
                                 sigma_qd=VELOCITY_RATIO * sigma_q, keep_params=True, progress=progress, **kw)
         for r in raw:
             rows.append({"axis": axis, "sigma_q": sigma_q, **r})
@@ -169,6 +180,8 @@ def main(argv=None) -> int:
         run("position", [POSITION_LEVEL], sq, METHODS)
     print("homoscedastic axis", flush=True)
     run("homoscedastic", LEVELS, SIGMA_Q[0], HOMOSCEDASTIC_METHODS, torque_noise="pooled")
+    print("EKF with the full process noise", flush=True)
+    run("ekf_q", LEVELS, SIGMA_Q[0], {EKF_FULL_Q: fit_ekf_full_q})
     wall = time.perf_counter() - t1
 
     raw = ResultTable(rows)
@@ -189,6 +202,7 @@ def main(argv=None) -> int:
         "position_level": POSITION_LEVEL,
         "velocity_ratio": VELOCITY_RATIO,
         "homoscedastic_methods": list(HOMOSCEDASTIC_METHODS),
+        "ekf_q_method": EKF_FULL_Q,
         "methods": list(METHODS),
         "method_inputs": dict(METHOD_INPUTS),
         "runs": runs,

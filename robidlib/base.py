@@ -44,9 +44,9 @@ if TYPE_CHECKING:   # sympy is imported where relations are written (0.3 s every
     import sympy as sp
 
 from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_names, check_positive,
-                        check_rng, check_text)
+                        check_rng, check_same_robot, check_text)
 
-__all__ = ["BaseParameters", "base_parameters", "random_states", "format_relation"]
+__all__ = ["BaseParameters", "base_parameters", "random_states", "format_relation", "check_base_of"]
 
 
 #: Largest number of random states: 10^7 states of a 6-joint arm already take 1.4 GB.
@@ -126,18 +126,15 @@ def _rng(rng: Any) -> np.random.Generator:
 
 
 def _coefficient(c: float, digits: int) -> tuple[str, str]:
-    """Sign and magnitude text of a coefficient: exact when sympy finds a simple form."""
-    import sympy as sp
+    """Sign and magnitude text of a coefficient, always in decimal notation.
 
-    c = float(c)                      # a Python float: sympy 1.12 fails on numpy 2 scalars
+    One format for every coefficient (``0.0144``, never ``9/625`` beside ``0.2169``): at most
+    ``digits`` significant digits, so a coefficient whose decimal expansion ends within them
+    (``0.09``, ``0.0144``) is printed exactly.
+    """
+    c = float(c)
     sign = "-" if c < 0 else "+"
-    a = abs(c)
-    exact = sp.nsimplify(a, tolerance=1e-10 * max(1.0, a), rational=True)
-    if isinstance(exact, sp.Rational) and exact.q <= 1000 and abs(float(exact) - a) <= 1e-10 * max(1.0, a):
-        text = str(exact)
-    else:
-        text = f"{a:.{digits}g}"
-    return sign, text
+    return sign, f"{abs(c):.{digits}g}"
 
 
 def format_relation(name: str, coeffs: np.ndarray, dep_names: Sequence[str], digits: int = 6) -> str:
@@ -153,7 +150,8 @@ def format_relation(name: str, coeffs: np.ndarray, dep_names: Sequence[str], dig
     dep_names : sequence of str, length k
         Names of the dependent parameters.
     digits : int, default 6
-        Significant digits of coefficients that are not simple rationals.
+        Significant digits of the coefficients (all printed in decimal notation; a
+        coefficient of one is left out).
 
     Returns
     -------
@@ -170,7 +168,7 @@ def format_relation(name: str, coeffs: np.ndarray, dep_names: Sequence[str], dig
     Examples
     --------
     >>> format_relation("Izz1", [0.0, 1.0, 0.09], ["m1", "Iyy2", "m2"])
-    'Izz1 + Iyy2 + 9/100*m2'
+    'Izz1 + Iyy2 + 0.09*m2'
     """
     check_text("name", name)
     c = as_array("coeffs", coeffs, ndim=1)
@@ -211,13 +209,18 @@ class BaseParameters:
         Singular values of the stacked regressor, descending.
     tol : float
         Absolute tolerance used for the rank.
+    robot_id : str or None
+        :attr:`robidlib.robot.SerialRobot.structure_id` of the robot they were computed for
+        (None for a matrix ``W``): a function given a robot and its base parameters refuses
+        base parameters of another robot, even one with the same joint count.
 
     Raises
     ------
     ValueError, TypeError
         If the fields do not describe base parameters: an unknown method, a rank outside
         ``1..p``, index arrays that do not split the columns, matrices of the wrong shapes or
-        with NaN/inf, unsorted or negative singular values, a tolerance that is not > 0.
+        with NaN/inf, unsorted or negative singular values, a tolerance that is not > 0, a
+        ``robot_id`` that is not a string or None.
     """
 
     method: str
@@ -231,6 +234,7 @@ class BaseParameters:
     singular_values: np.ndarray
     tol: float
     _rows: int = field(default=0, repr=False)
+    robot_id: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         check_choice("method", self.method, ("qr", "svd"))
@@ -257,6 +261,8 @@ class BaseParameters:
         if self.singular_values.size < rank:
             raise ValueError(f"singular_values must hold at least rank = {rank} values, got {self.singular_values.size}")
         object.__setattr__(self, "tol", check_positive("tol", self.tol))
+        if self.robot_id is not None:
+            check_text("robot_id", self.robot_id, allow_empty=False)
 
     @property
     def n_params(self) -> int:
@@ -278,7 +284,7 @@ class BaseParameters:
 
     @property
     def relations(self) -> tuple[str, ...]:
-        """``beta_i`` in terms of the standard parameters, e.g. ``"Izz1 + Iyy2 + 9/100*m2"``.
+        """``beta_i`` in terms of the standard parameters, e.g. ``"Izz1 + Iyy2 + 0.09*m2"``.
 
         For the QR method: ``pi_ind_i + sum_k K_ik pi_dep_k``. For the SVD method:
         ``sum_j V1_ji pi_j`` (every coefficient rounded).
@@ -472,9 +478,7 @@ def base_parameters(
         if names is None:
             names_t = tuple(f"p{i + 1}" for i in range(W.shape[1]))
         else:
-            names_t = tuple(str(n) for n in names)
-            if len(names_t) != W.shape[1]:
-                raise ValueError(f"names must have {W.shape[1]} entries (one per column of W), got {len(names_t)}")
+            names_t = check_names("names", names, W.shape[1])
     rows, p = W.shape
     if rows == 0 or p == 0:
         raise ValueError(f"W must not be empty, got shape {W.shape}")
@@ -517,10 +521,61 @@ def base_parameters(
     K = _regrouping(W, independent, dependent)
     V1 = Vt[:rank].T.copy()
     V2 = Vt[rank:].T.copy()
+    robot_id = robot_or_W.structure_id if hasattr(robot_or_W, "structure_id") else None
     return BaseParameters(
         method=method, rank=rank, names=names_t, independent=independent, dependent=dependent,
-        K=K, V1=V1, V2=V2, singular_values=s, tol=tol, _rows=rows,
+        K=K, V1=V1, V2=V2, singular_values=s, tol=tol, _rows=rows, robot_id=robot_id,
     )
+
+
+def check_base_of(robot: Any, base: Any, name: str = "base", friction: bool | None = None) -> "BaseParameters":
+    """Check that ``base`` are base parameters of ``robot`` (not of another robot); return ``base``.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+    base : BaseParameters
+    name : str, default "base"
+        The caller's name of the argument, for the messages.
+    friction : bool, optional
+        Whether ``base`` must include the friction columns (True), must not (False), or may
+        (None).
+
+    Raises
+    ------
+    TypeError
+        If ``base`` is not a :class:`BaseParameters`, ``robot`` not a robot, ``name`` not a
+        string or ``friction`` neither a bool nor None.
+    ValueError
+        If its parameters are not the robot's (another joint count, friction columns where
+        none are expected or the reverse), or it was computed for a robot of another
+        structure (:attr:`BaseParameters.robot_id`).
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r, ur5
+    >>> bp = base_parameters(planar_2r())
+    >>> check_base_of(planar_2r().with_params(2 * planar_2r().params), bp) is bp   # same structure
+    True
+    """
+    check_text("name", name)
+    if not all(hasattr(robot, a) for a in ("param_names", "friction_names", "structure_id")):
+        raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
+    if friction is not None:
+        friction = check_flag("friction", friction)
+    if not isinstance(base, BaseParameters):
+        raise TypeError(f"{name} must be a BaseParameters (base_parameters(robot)), got {type(base).__name__}")
+    rigid = tuple(robot.param_names)
+    allowed = {False: [rigid], True: [rigid + tuple(robot.friction_names)],
+               None: [rigid, rigid + tuple(robot.friction_names)]}[friction]
+    if tuple(base.names) not in allowed:
+        want = " or ".join(str(len(a)) for a in allowed)
+        raise ValueError(
+            f"{name} must be the base parameters of robot {robot.name!r} ({want} standard parameters "
+            f"{rigid[:2]}...), got {base.n_params} parameters named {tuple(base.names)[:2]}..."
+        )
+    check_same_robot(name, base, robot)
+    return base
 
 
 def _ordered_independent(W: np.ndarray, rank: int, tol: float) -> np.ndarray | None:

@@ -34,8 +34,10 @@ regressor-based methods (LS, WLS, MAP, Adaline, Hopfield) get the motion through
 zero-phase low-pass filtering of the measured positions, velocities and (in parallel) torques,
 differentiation of the filtered velocities, trimming of the filter's edge transients and
 decimation; with ``pipeline=None`` they get the exact motion instead (a bound no experiment
-reaches).  The EKF gets the raw measurements at ``dt = 2 / fs`` and estimates the motion with
-its model.  LS ignores the noise levels and the prior by design; WLS uses the noise levels;
+reaches).  The EKF gets the raw measurements at ``dt = 2 / fs`` of the same stretch of the
+record (the pipeline's trimmed ends left out) and estimates the motion with its model.  The
+on-line variants get the pipeline's samples too, in time order: the zero-phase filter that
+made them looked ahead, which a real on-line estimator cannot do.  LS ignores the noise levels and the prior by design; WLS uses the noise levels;
 MAP, the budget-limited and the on-line networks and the EKF also use the prior (MAP and the
 EKF its covariance, the networks only as their starting point).
 
@@ -48,6 +50,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
@@ -57,7 +60,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ._validate import (as_array, check_choice, check_fields, check_int, check_names, check_nonnegative,
-                        check_positive, check_rng, check_text)
+                        check_positive, check_rng, check_same_robot, check_text)
 from .validation import (
     _mass_bias,
     agreement_index,
@@ -158,6 +161,11 @@ class ResultTable:
     | WLS | 0.5 |
     >>> len(t.where(method="WLS"))
     1
+
+    Raises
+    ------
+    TypeError
+        ``rows`` not a list of dicts, ``meta`` not a dict.
     """
 
     rows: list[dict[str, Any]]
@@ -167,6 +175,8 @@ class ResultTable:
         if not isinstance(self.rows, list) or not all(isinstance(r, dict) for r in self.rows):
             raise TypeError(f"rows must be a list of dicts, got {type(self.rows).__name__}")
         self.rows = [{str(k): _scalar(v) for k, v in r.items()} for r in self.rows]
+        if not isinstance(self.meta, dict):
+            raise TypeError(f"meta must be a dict, got {type(self.meta).__name__}")
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -240,10 +250,12 @@ class ResultTable:
 
         ``columnar=True`` writes ``{"meta": ..., "columns": {name: [values, ...]}}`` instead: one
         list per column (``null`` where a row lacks it), several times smaller for long tables.
-        :meth:`from_json` reads both.
+        :meth:`from_json` reads both. ``indent``: spaces per level (0 to 16), None for one line.
         """
         if not isinstance(columnar, (bool, np.bool_)):
             raise TypeError(f"columnar must be True or False, got {columnar!r}")
+        if indent is not None:
+            indent = check_int("indent", indent, 0, 16)
 
         def clean(v: Any) -> Any:
             if isinstance(v, float) and not math.isfinite(v):
@@ -482,6 +494,15 @@ class IdentificationProblem:
     are computed once, on first use, and shared by the methods (``problem.W``,
     ``problem.y``); so are ``problem.column_scale``, the RMS of each column of ``W``, and
     ``problem.sigma_tau``, the standard deviation of the torque noise left in ``y``.
+
+    Raises
+    ------
+    TypeError
+        Fields of the wrong type (``options`` not a mapping of mappings...).
+    ValueError
+        ``base`` not of ``robot`` (another joint count or structure), data of another joint
+        count, vectors of the wrong length, ``prior_std`` not > 0, ``options`` naming an
+        unknown method.
     """
 
     robot: Any
@@ -504,6 +525,7 @@ class IdentificationProblem:
                 "base must be computed for this robot's rigid-body parameters (base_parameters(robot), "
                 f"without friction): got {self.base.n_params} parameters named {tuple(self.base.names)[:2]}..."
             )
+        check_same_robot("base", self.base, self.robot)
         if not isinstance(self.data, IdentificationData):
             raise TypeError(f"data must be an IdentificationData, got {type(self.data).__name__}")
         if self.data.n_joints != self.robot.n:
@@ -516,6 +538,11 @@ class IdentificationProblem:
             object.__setattr__(self, "prior_std", sd)
         if not isinstance(self.options, Mapping):
             raise TypeError(f"options must be a mapping of method name to settings, got {type(self.options).__name__}")
+        for key, value in self.options.items():
+            if key not in _OPTION_GROUPS:
+                raise ValueError(f"options names an unknown method {key!r}; expected some of {', '.join(_OPTION_GROUPS)}")
+            if not isinstance(value, Mapping):
+                raise TypeError(f"options[{key!r}] must be a mapping of settings, got {type(value).__name__}")
 
     @cached_property
     def _system(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -709,13 +736,15 @@ def prior_std(
     Returns
     -------
     numpy.ndarray, shape (r,)
-        Sample standard deviations (``ddof = 1``); a parameter that no error can change
-        gets the smallest positive value of the others (a standard deviation must be > 0).
+        Sample standard deviations (``ddof = 1``); a parameter that no error can change (a
+        spread at round-off level, below ``100 eps max|beta|``) gets the smallest value of the
+        others (a standard deviation must be > 0).
 
     Raises
     ------
     ValueError
-        If ``n_samples < 2`` or a size is invalid.
+        If ``n_samples < 2``, a size is invalid, or the sizes change no base parameter beyond
+        round-off.
 
     Examples
     --------
@@ -733,10 +762,13 @@ def prior_std(
         raise ValueError(f"n_samples must be an integer from 2 to 1e6, got {n_samples!r}")
     B = np.array([base.beta(perturb_robot(robot, gen, **sizes).params) for _ in range(int(n_samples))])
     sd = B.std(axis=0, ddof=1)
-    positive = sd[sd > 0]
+    # a spread at the round-off level of beta is no spread: the perturbation did not change it
+    floor = 100 * np.finfo(float).eps * max(float(np.abs(B).max()), np.finfo(float).tiny)
+    positive = sd[sd > floor]
     if positive.size == 0:
-        raise ValueError("the perturbations change no base parameter: give non-zero sizes")
-    return np.where(sd > 0, sd, positive.min())
+        raise ValueError(f"the perturbation sizes {sizes or 'given'} change no base parameter (their spread is "
+                         "round-off); expected a non-zero mass, com, inertia or angle")
+    return np.where(sd > floor, sd, positive.min())
 
 
 def clean_experiment(robot: Any, trajectory: Any) -> IdentificationData:
@@ -863,6 +895,10 @@ def _per_joint(name: str, value: Any, n: int) -> np.ndarray:
     if v.ndim == 1 and v.shape != (n,):
         raise ValueError(f"{name} must be a scalar or have shape ({n},) (one value per joint), got {v.shape}")
     return np.broadcast_to(v, (n,)).astype(float)
+
+
+#: The methods that take settings in :attr:`IdentificationProblem.options`.
+_OPTION_GROUPS = ("wls", "adaline", "hopfield", "ekf")
 
 
 def _check_robot(name: str, robot: Any) -> None:
@@ -1458,9 +1494,18 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
     batches).  Tuning, from the data sheet noise levels:
 
     * ``R = diag(sigma_q^2, sigma_qd^2)``;
-    * ``Q``: the torque noise seen through the mean inverse mass matrix of the prior model,
-      ``(dt sigma_tau_j / m_j)^2`` on the velocities (a quarter of it on the positions), and
-      zero on the parameters (they are constants);
+    * ``Q``: the torque noise, held over one step, seen through the mean inverse mass matrix
+      ``Mi`` of the prior model along the measured motion, zero on the parameters (they are
+      constants).  By default diagonal: ``(dt sigma_tau_j Mi_jj)^2`` on the velocities and a
+      quarter of it times ``dt^2`` on the positions.  Option ``process_noise="full"`` takes
+      ``G diag(sigma_tau^2) G^T`` with ``G = [dt^2/2 Mi; dt Mi]`` instead (one torque error
+      moves every joint's angle and velocity, the block of chapter 8's eq-q-torque); with a
+      constant ``Mi`` and the lift's large torque noise spread into the small joints it gives
+      the 5-DOF benchmark worse estimates at high noise (the book's benchmark stores both);
+    * the samples: with a measurement pipeline, only those the pipeline keeps for the
+      regressor-based methods (its ``trim`` seconds are left out at both ends, so every
+      method rests on the same stretch of the record); option ``window="record"`` gives the
+      filter the whole record instead;
     * ``P0``: the measurement variances on ``q, qd``; on ``beta`` the variances
       ``problem.prior_std**2`` when given (e.g. from :func:`prior_std`), else a standard
       deviation of ``rel * |prior_i| + floor * max_k |prior_k D_k| / D_i`` with ``D`` the
@@ -1471,7 +1516,8 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
 
     The filter works on the state scaled by its prior standard deviations (``P0 = I``),
     which keeps the covariance numerically symmetric positive definite.  Options key
-    ``"ekf"``: ``rel``, ``floor``.  The number of iterations is the number of filter steps.
+    ``"ekf"``: ``rel``, ``floor``, ``process_noise`` (``"diagonal"`` or ``"full"``), ``window``
+    (``"pipeline"`` or ``"record"``).  The number of iterations is the number of filter steps.
 
     Parameters
     ----------
@@ -1495,9 +1541,9 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
     --------
     >>> from robidlib.models import planar_2r
     >>> problem = make_study(planar_2r(), seed=1, duration=2.0, optimize=0, validation_optimize=0).problem(0.01, rng=0)
-    >>> fit = fit_ekf(problem)
-    >>> fit.params.shape, fit.iterations == 100
-    ((6,), True)
+    >>> fit = fit_ekf(problem)          # 2 s at 100 Hz; the pipeline keeps the middle 1 s
+    >>> fit.params.shape, fit.iterations
+    ((6,), 50)
     """
     _check_problem(problem)
     from .estimation.kalman import ExtendedKalmanFilter
@@ -1512,29 +1558,42 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
                 f"{np.asarray(sig).tolist()}; noise-free data (clean_experiment) has none, add it "
                 "with add_measurement_noise"
             )
-    N = d.t.size
+    how_q = check_choice("options['ekf']['process_noise']", problem.option("ekf", "process_noise", "diagonal"),
+                         ("full", "diagonal"))
+    window = check_choice("options['ekf']['window']", problem.option("ekf", "window", "pipeline"),
+                          ("pipeline", "record"))
+    first, stop = 0, d.t.size                                  # the samples the filter sees
+    if window == "pipeline" and problem.pipeline is not None:
+        first = int(round(problem.pipeline.trim / d.dt))        # the pipeline refuses < 3 samples
+        stop = d.t.size - first
+    N = stop - first
     K = (N - 1) // 2                                           # filter steps
     dt = 2.0 * d.dt
     model = _AugmentedBaseModel(problem.robot, problem.base, dt)
     prior = problem.prior
-    # mean mass-matrix diagonal of the prior model along the measured motion
+    # the inverse mass matrix of the prior model, averaged along the measured motion
     pi0 = base_to_standard(problem.base, prior)
     every = max(1, N // 40)
-    qs = d.q_meas[::every]
+    qs = d.q_meas[first:stop:every]
     Mp, _ = _mass_bias(problem.robot, qs, np.zeros_like(qs), np.repeat(pi0[None], qs.shape[0], 0),
                        np.zeros((qs.shape[0], n, 2)))
     try:
-        minv = np.mean(np.abs(np.diagonal(np.linalg.inv(Mp), axis1=1, axis2=2)), axis=0)
+        Mi = np.mean(np.linalg.inv(Mp), axis=0)               # mean inverse mass matrix
     except np.linalg.LinAlgError:
-        minv = np.full(n, np.nan)
-    if not np.all(np.isfinite(minv)):
+        Mi = np.full((n, n), np.nan)
+    if not np.all(np.isfinite(Mi)):
         raise ValueError(
             "fit_ekf starts from the prior model, but problem.prior gives a singular mass matrix "
             f"along the measured motion (prior = {np.round(prior, 6).tolist()}); give a prior with "
             "positive masses and inertias (e.g. the CAD model's base parameters)"
         )
-    var_qd = (dt * d.sigma_tau * minv) ** 2
-    Q = np.diag(np.concatenate([0.25 * dt**2 * var_qd, var_qd, np.zeros(p)]))
+    Q = np.zeros((2 * n + p, 2 * n + p))
+    if how_q == "full":
+        G = np.vstack([0.5 * dt**2 * Mi, dt * Mi])            # torque error -> [dq, dqd]
+        Q[:2 * n, :2 * n] = G @ np.diag(d.sigma_tau**2) @ G.T
+    else:
+        var_qd = (dt * d.sigma_tau * np.abs(np.diag(Mi))) ** 2
+        Q[:2 * n, :2 * n] = np.diag(np.concatenate([0.25 * dt**2 * var_qd, var_qd]))
     D = problem.column_scale
     rel = check_nonnegative("options['ekf']['rel']", problem.option("ekf", "rel", 0.5))
     floor = check_nonnegative("options['ekf']['floor']", problem.option("ekf", "floor", 0.02))
@@ -1561,11 +1620,11 @@ def fit_ekf(problem: IdentificationProblem) -> FitResult:
 
     kf = ExtendedKalmanFilter(
         f, lambda xs: Hs @ xs, F, lambda xs: Hs, Q / np.outer(s, s), R,
-        np.concatenate([d.q_meas[0], d.qd_meas[0], prior]) / s, np.eye(2 * n + p), record_history=False,
+        np.concatenate([d.q_meas[first], d.qd_meas[first], prior]) / s, np.eye(2 * n + p), record_history=False,
     )
-    kf.update(np.concatenate([d.q_meas[0], d.qd_meas[0]]))
+    kf.update(np.concatenate([d.q_meas[first], d.qd_meas[first]]))
     for k in range(K):
-        i = 2 * k
+        i = first + 2 * k
         kf.predict(d.tau[i:i + 3])
         kf.update(np.concatenate([d.q_meas[i + 2], d.qd_meas[i + 2]]))
     x = kf.x * s
@@ -1598,12 +1657,16 @@ METHOD_INPUTS: dict[str, str] = {
     "MAP": "as WLS, plus the prior mean and standard deviations (one linear solve)",
     "Adaline": "as WLS; starts at the prior mean, runs to convergence",
     "Adaline (budget)": "as WLS; starts at the prior mean, stops after 1/4 of its slowest time constant",
-    "Adaline (on-line)": "as WLS; starts at the prior mean, one pass over the samples as they arrive",
+    "Adaline (on-line)": ("as WLS; starts at the prior mean, one pass over the samples in time order (the "
+                          "pipeline's zero-phase filtered samples: a real on-line estimator would get causal, "
+                          "delayed ones)"),
     "Hopfield": "as WLS; starts at the prior mean, runs to convergence",
     "Hopfield (budget)": "as WLS; starts at the prior mean, stops after 1/4 of its slowest time constant",
-    "Hopfield (on-line)": "as WLS; starts at the prior mean, driven by the current sample only (the paper's form)",
-    "EKF": ("raw positions, velocities and torques, all noise levels, the prior mean and standard deviations; "
-            "estimates the motion with its model"),
+    "Hopfield (on-line)": ("as WLS; starts at the prior mean, driven by the current sample only (the paper's form; "
+                           "the pipeline's zero-phase filtered samples, as for Adaline (on-line))"),
+    "EKF": ("raw positions, velocities and torques of the same stretch of the record (the pipeline's trimmed ends "
+            "left out), all noise levels, the prior mean and standard deviations; estimates the motion with its "
+            "model; process noise: the torque noise through the prior's mean inverse mass matrix, diagonal"),
 }
 
 
@@ -1779,7 +1842,9 @@ def noise_rng(seed: int, level: float, run: int) -> np.random.Generator:
     ``numpy.random.default_rng(SeedSequence(seed, spawn_key=(round(1e9 * level), run)))``: the
     draw depends on these three numbers only, so one run of a stored benchmark can be
     recomputed alone (e.g. ``study.problem(level, rng=noise_rng(7, level, 0))`` is the data of
-    its first run).
+    its first run). The level is keyed on a grid of 1e-9, so a level must lie on it (0.02,
+    0.005, 1e-9...): two levels closer than the grid would otherwise share their draws; and
+    at most 1e6 (a relative noise of 10^8 %), where the grid is still exact in floating point.
 
     Parameters
     ----------
@@ -1797,9 +1862,9 @@ def noise_rng(seed: int, level: float, run: int) -> np.random.Generator:
     Raises
     ------
     TypeError
-        If ``seed`` or ``run`` is not an int.
+        If ``seed`` or ``run`` is not an int, ``level`` not a real number.
     ValueError
-        If a value is negative.
+        If a value is negative, or ``level`` is above 1e6 or not a multiple of 1e-9.
 
     Examples
     --------
@@ -1813,7 +1878,13 @@ def noise_rng(seed: int, level: float, run: int) -> np.random.Generator:
         if v < 0:
             raise ValueError(f"{name} must be >= 0, got {v}")
     lv = check_nonnegative("level", level)
-    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(round(1e9 * lv)), int(run))))
+    if lv > 1e6:
+        raise ValueError(f"level must be <= 1e6 (a relative noise of 10^8 %), got {lv:g}")
+    key = round(1e9 * lv)
+    if abs(1e9 * lv - key) > max(1e-6, 4 * np.finfo(float).eps * 1e9 * lv):
+        raise ValueError(f"level must be a multiple of 1e-9 (the draws are keyed by round(1e9 * level): a level "
+                         f"between grid points would share the draws of its neighbour), got {lv!r}")
+    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(key), int(run))))
 
 
 def monte_carlo(
@@ -1883,7 +1954,8 @@ def monte_carlo(
     options : mapping, optional
         Per-method settings (see :class:`IdentificationProblem`).
     runs : iterable of int, optional
-        Only these run indices (e.g. ``[0, 1]`` to reproduce part of a stored result).
+        Only these run indices (distinct, in ``[0, n_runs)``; e.g. ``[0, 1]`` to reproduce part
+        of a stored result).
     keep_params : bool, default False
         Keep every estimate in ``meta["estimates"]`` (a list of ``{"level", "run", "method",
         "params"}``).
@@ -1898,9 +1970,10 @@ def monte_carlo(
     Raises
     ------
     ValueError
-        Empty or negative levels, bad run counts, unknown methods.
+        Empty or negative levels, bad run counts or run indices, unknown methods, base
+        parameters of another robot, options of unknown methods.
     TypeError
-        Arguments of the wrong type.
+        Arguments of the wrong type (``progress`` not callable, ``runs`` not integers...).
 
     Examples
     --------
@@ -1938,12 +2011,23 @@ def monte_carlo(
     check_int("seed", seed, 0)
     _check_robot("robot", robot)
     _check_base("base", base)
+    check_same_robot("base", base, robot)
     if not isinstance(clean, IdentificationData):
         raise TypeError(f"clean must be an IdentificationData (from clean_experiment), got {type(clean).__name__}")
     R = max(counts.values())
-    run_ids = list(range(R)) if runs is None else sorted({int(r) for r in runs})
-    if any(r < 0 or r >= R for r in run_ids):
-        raise ValueError(f"runs must lie in [0, {R}), got {run_ids}")
+    if runs is None:
+        run_ids = list(range(R))
+    else:
+        if isinstance(runs, (str, bytes)) or not hasattr(runs, "__iter__"):
+            raise TypeError(f"runs must be an iterable of run indices (int), got {type(runs).__name__} {runs!r}")
+        given = [check_int("runs entry", r, 0) for r in runs]
+        if any(r >= R for r in given):
+            raise ValueError(f"runs must lie in [0, {R}), got {given}")
+        if not given or len(set(given)) != len(given):
+            raise ValueError(f"runs must name distinct run indices in [0, {R}), at least one, got {given}")
+        run_ids = sorted(given)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable taking a message (str), got {type(progress).__name__}")
     prior = as_array("prior", prior, shape=(base.rank,))
     truth = as_array("truth", truth, shape=(base.rank,))
     sd = None if prior_std is None else as_array("prior_std", prior_std, shape=(base.rank,))
@@ -2086,6 +2170,15 @@ class Study:
     pipeline : MeasurementPipeline or None
         How the regressor-based methods get the motion in :meth:`problem` and
         :meth:`monte_carlo`.
+
+    Raises
+    ------
+    ValueError
+        ``cad`` and ``real`` of another structure (joint count, frames, gravity: see
+        :attr:`robidlib.robot.SerialRobot.structure_id`), ``base`` not of ``cad``, vectors of
+        the wrong length, ``prior_std`` not > 0.
+    TypeError
+        Fields of the wrong type.
     """
 
     cad: Any
@@ -2108,6 +2201,13 @@ class Study:
         _check_robot("cad", self.cad)
         _check_robot("real", self.real)
         _check_base("base", self.base)
+        if self.cad.n != self.real.n or self.cad.structure_id != self.real.structure_id:
+            raise ValueError(f"cad ({self.cad.n} joints, structure {self.cad.structure_id}) must model the real robot "
+                             f"({self.real.n} joints, structure {self.real.structure_id}): same joints, frames and "
+                             "gravity, other inertial parameters")
+        from .base import check_base_of
+
+        check_base_of(self.cad, self.base, "base", friction=False)
         r = self.base.rank
         check_fields(self, truth=(r,), prior=(r,), prior_std=(r,), column_scale=(r,), wls_std=(r,))
         ess = np.asarray(self.essential)
@@ -2158,15 +2258,20 @@ def _given_excitation(value: Any, cad: Any, frequency: float, n_harmonics: int, 
     from .trajectories import FourierTrajectory, load_excitation
 
     if isinstance(value, str):
+        from .trajectories import stored_excitations
+
+        if value not in stored_excitations():
+            raise ValueError(f"{which} {value!r} is not a stored excitation; expected a FourierTrajectory or one of "
+                             f"{stored_excitations()}")
         value, meta = load_excitation(value)
         robot = dict(meta.get("recipe", {})).get("robot")
         if robot is not None and robot != cad.name:
-            raise ValueError(f"the stored {which} was made for the robot {robot!r}, not {cad.name!r}")
+            raise ValueError(f"cad must be the robot {robot!r} the stored {which} was made for, got {cad.name!r}")
     if not isinstance(value, FourierTrajectory):
         raise TypeError(f"{which} must be a FourierTrajectory or the name of a stored excitation, "
                         f"got {type(value).__name__}")
     if value.n_joints != cad.n:
-        raise ValueError(f"{which} has {value.n_joints} joints but the robot has {cad.n}")
+        raise ValueError(f"{which} has {value.n_joints} joints but cad has {cad.n}: they must match")
     if not np.isclose(value.wf, 2 * np.pi * frequency, rtol=1e-9) or value.a.shape[1] != n_harmonics:
         raise ValueError(
             f"{which} has base frequency {value.wf / (2 * np.pi):.6g} Hz and {value.a.shape[1]} harmonics; the "
@@ -2250,8 +2355,9 @@ def make_study(
     Raises
     ------
     ValueError
-        On non-positive durations, rates, frequencies or counts, or given excitations that do
-        not match the settings or the robot.
+        On non-positive durations, rates, frequencies, counts or ``essential_threshold``,
+        unknown or negative ``errors``, or given excitations that do not match the settings or
+        the robot (or name no stored excitation).
     TypeError
         On arguments of the wrong type.
 
@@ -2282,7 +2388,15 @@ def make_study(
     if pipeline is not None and not isinstance(pipeline, MeasurementPipeline):
         raise TypeError(f"pipeline must be a MeasurementPipeline or None, got {type(pipeline).__name__}")
     lv_ess = check_positive("essential_level", essential_level)
+    check_positive("essential_threshold", essential_threshold)
+    if errors is not None and not isinstance(errors, Mapping):
+        raise TypeError(f"errors must be a mapping such as {{'mass': 0.1}}, got {type(errors).__name__}")
     errors = dict(errors or {})
+    for key, value in errors.items():
+        if key not in ("mass", "com", "inertia", "angle"):
+            raise ValueError(f"errors names an unknown error {key!r}; expected some of 'mass', 'com', 'inertia', 'angle' "
+                             "(the arguments of perturb_robot)")
+        check_nonnegative(f"errors[{key!r}]", value)
     settings = {"seed": int(seed), "duration": float(duration), "fs": float(fs), "frequency": float(frequency),
                 "n_harmonics": int(n_harmonics), "optimize": int(optimize),
                 "validation_duration": float(validation_duration),
@@ -2394,15 +2508,19 @@ def load_benchmark(path: Any = None) -> ResultTable:
 
     Raises
     ------
+    TypeError
+        If ``path`` is not a path.
     ValueError
         If the file does not exist or is not a benchmark table.
 
     Examples
     --------
     >>> bench = load_benchmark()
-    >>> bench.meta["benchmark"], sorted(set(bench.column("axis")))[:1]
-    ('bench_methods', ['homoscedastic'])
+    >>> bench.meta["benchmark"], sorted(set(bench.column("axis")))
+    ('bench_methods', ['ekf_q', 'homoscedastic', 'position', 'torque'])
     """
+    if path is not None and (isinstance(path, bool) or not isinstance(path, (str, os.PathLike))):
+        raise TypeError(f"path must be a str or os.PathLike (or None), got {type(path).__name__} {path!r}")
     f = BENCHMARK_FILE if path is None else Path(path)
     if not f.is_file():
         raise ValueError(f"no benchmark table at {f}: run `make bench` (benchmarks/bench_methods.py) to write it")

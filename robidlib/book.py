@@ -7,17 +7,27 @@ change would make stale. :func:`glue` does that without printing anything, and w
 
 Tables are shown rendered (:func:`table` returns an ``IPython.display.Markdown`` object), not as
 text with pipes, so that the HTML site, the PDF and JupyterLab all show a real table.
+
+A Monte Carlo too slow to repeat in a chapter's time budget is computed once by a script in
+``tools/`` and stored as package data with its recipe (``robidlib/data/studies``);
+:func:`load_study` reads it back.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["glue", "glued", "table", "estimate_table"]
+__all__ = ["glue", "glued", "table", "estimate_table", "load_study", "stored_studies"]
+
+#: Where the stored studies live (package data, written by scripts in ``tools/``).
+STUDIES_DIR = Path(__file__).resolve().parent / "data" / "studies"
+_STUDY_FORMAT = "robidlib-study/1"
 
 _STORE: dict[str, Any] = {}
 
@@ -78,11 +88,15 @@ def glued(name: str) -> Any:
 
     Raises
     ------
-    KeyError
+    TypeError
+        If ``name`` is not a string.
+    ValueError
         If nothing was glued under ``name``.
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {type(name).__name__} {name!r}")
     if name not in _STORE:
-        raise KeyError(f"nothing glued under {name!r}; glued so far: {sorted(_STORE)}")
+        raise ValueError(f"nothing glued under name {name!r}; expected one of {sorted(_STORE)}")
     return _STORE[name]
 
 
@@ -117,6 +131,9 @@ def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str | Sequ
     ------
     ValueError
         If a row's length differs from the number of headers, or ``fmt`` has the wrong length.
+    TypeError
+        If ``rows`` is not a sequence of rows, ``headers`` not strings, ``fmt`` not format
+        specs, ``caption`` not a string.
 
     Examples
     --------
@@ -129,16 +146,27 @@ def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str | Sequ
     """
     from IPython.display import Markdown
 
-    headers = [str(h) for h in headers]
-    fmts = [fmt] * len(headers) if isinstance(fmt, str) else list(fmt)
+    from ._validate import check_names, check_text
+
+    headers = list(check_names("headers", headers, unique=False))
+    if isinstance(fmt, str):
+        fmts = [fmt] * len(headers)
+    else:
+        fmts = list(check_names("fmt", fmt, unique=False))
     if len(fmts) != len(headers):
         raise ValueError(f"fmt must be one spec or one per column ({len(headers)}), got {len(fmts)}")
+    if caption is not None:
+        check_text("caption", caption)
+    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
+        raise TypeError(f"rows must be a sequence of rows (sequences of cells), got {type(rows).__name__}")
     lines = [] if caption is None else [str(caption), ""]
     lines += ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
     for k, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
+            raise TypeError(f"rows[{k}] must be a sequence of cells, got {type(row).__name__}")
         row = list(row)
         if len(row) != len(headers):
-            raise ValueError(f"rows[{k}] has {len(row)} cells, expected {len(headers)} (one per header)")
+            raise ValueError(f"rows[{k}] has {len(row)} cells, expected {len(headers)} (one per entry of headers)")
         lines.append("| " + " | ".join(_cell(v, f) for v, f in zip(row, fmts)) + " |")
     return Markdown("\n".join(lines))
 
@@ -164,10 +192,19 @@ def estimate_table(est, truth: Sequence[float] | None = None, digits: int = 4, c
     Raises
     ------
     ValueError
-        If ``truth`` does not have one entry per parameter or ``digits`` is not in 1..17.
+        If ``truth`` does not have one finite entry per parameter or ``digits`` is not in
+        1..17.
+    TypeError
+        If ``est`` is not an Estimate, ``truth`` not numbers or ``caption`` not a string.
     """
+    from ._validate import as_array, check_text
+
+    if not all(hasattr(est, a) for a in ("params", "std", "rel_std", "names")):
+        raise TypeError(f"est must be an Estimate, got {type(est).__name__}")
     if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 1 <= digits <= 17:
         raise ValueError(f"digits must be an integer in 1..17, got {digits!r}")
+    if caption is not None:
+        check_text("caption", caption)
     g = f".{int(digits)}g"
     p = np.asarray(est.params, dtype=float)
     std = np.asarray(est.std, dtype=float)
@@ -176,7 +213,7 @@ def estimate_table(est, truth: Sequence[float] | None = None, digits: int = 4, c
     rows = [[n, p[i], std[i], rel[i]] for i, n in enumerate(est.names)]
     fmts = ["s", g, ".3g", ".3g"]
     if truth is not None:
-        t = np.asarray(truth, dtype=float).ravel()
+        t = as_array("truth", truth, ndim=1)
         if t.shape != p.shape:
             raise ValueError(f"truth must have shape {p.shape} (one value per parameter), got {t.shape}")
         headers += ["truth", "error / std"]
@@ -184,3 +221,61 @@ def estimate_table(est, truth: Sequence[float] | None = None, digits: int = 4, c
         for i, r in enumerate(rows):
             r += [t[i], (p[i] - t[i]) / std[i] if std[i] > 0 else float("nan")]
     return table(rows, headers, fmts, caption)
+
+
+def stored_studies() -> list[str]:
+    """Names of the stored studies (package data), sorted.
+
+    Examples
+    --------
+    >>> from robidlib.book import stored_studies
+    >>> "physical_mc" in stored_studies()
+    True
+    """
+    return sorted(f.stem for f in STUDIES_DIR.glob("*.json"))
+
+
+def load_study(name: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """A stored study: its results as arrays, and its meta data (recipe, versions).
+
+    A study is a seeded Monte Carlo that a chapter relies on but that takes too long to run
+    in the chapter; the script that computes it (named in the recipe's docstring, in
+    ``tools/``) stores every run, and the chapter recomputes a few runs to check them.
+
+    Parameters
+    ----------
+    name : str
+        The study's name (:func:`stored_studies`), e.g. ``"physical_mc"``.
+
+    Returns
+    -------
+    results : dict of str to numpy.ndarray
+        One array per stored quantity (e.g. ``"poor/LMI/dtau"``, one entry per run).
+    meta : dict
+        ``"recipe"`` (the study's parameters) and ``"versions"`` of the libraries that ran it.
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a string.
+    ValueError
+        If no study has that name, or the file is not a stored study.
+
+    Examples
+    --------
+    >>> from robidlib.book import load_study
+    >>> results, meta = load_study("physical_mc")
+    >>> results["poor/LMI/dtau"].shape == (meta["recipe"]["runs"],)
+    True
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {type(name).__name__}")
+    if not name or not all(ch.isalnum() or ch in "_-" for ch in name):
+        raise ValueError(f"name must be non-empty letters, digits, '_' or '-', got {name!r}")
+    path = STUDIES_DIR / f"{name}.json"
+    if not path.is_file():
+        raise ValueError(f"name {name!r} is not a stored study; stored: {stored_studies()}")
+    doc = json.loads(path.read_text())
+    if not isinstance(doc, dict) or doc.get("format") != _STUDY_FORMAT:
+        raise ValueError(f"{path} is not a stored study (format {_STUDY_FORMAT!r} expected)")
+    return {k: np.asarray(v) for k, v in doc["results"].items()}, doc["meta"]

@@ -1,8 +1,12 @@
 """Batched rigid-body dynamics of serial robots: RNEA, mass matrix, forward dynamics, simulation.
 
 All functions take a :class:`~robidlib.robot.SerialRobot` and joint-space arrays of shape
-``(n,)`` (one sample) or ``(N, n)`` (N samples) and return arrays of the matching shape. The
-loops run over the joints; every operation inside is vectorised over the samples.
+``(n,)`` (one sample) or ``(N, n)`` (N samples) and return arrays of the matching shape.
+Inverse dynamics (and the simulation built on it) runs a loop over the samples compiled by
+numba (:func:`_rnea_rows`; ``benchmarks/bench_regressor.py`` compares it with a Python loop
+over pinocchio's C++ ``rnea``). Its readable reference, which the tests compare it with and
+which runs where numba is missing or disabled, is vectorised over the samples with numpy and
+loops over the joints, as does the mass matrix.
 
 Equations of motion (joint torques for revolute joints, forces for prismatic joints)::
 
@@ -20,6 +24,7 @@ wrenches from the tip to the base and projects them on the joint axes.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -27,6 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.integrate import OdeSolver
 
+from ._jit import compiled
 from ._ode import MAX_NFEV, OdeBudget
 from ._validate import as_array, check_choice, check_fields, check_int, check_positive, check_text, check_tolerance
 from .robot import SerialRobot, _joint_array, forward_kinematics
@@ -52,8 +58,9 @@ __all__ = [
 # robidlib.robot._KinematicConstants). The joint-screw (Jacobian) recursion keeps the samples
 # FIRST, because its result feeds batched matrix products (the mass matrix). Public functions
 # take and return the GUIDE's (N, n) layout and work in chunks of _CHUNK samples so that the
-# temporaries stay in the CPU cache. (The regressor, each entry of which costs only a few
-# multiply-adds, is a compiled loop over the samples instead: see robidlib.regressor.)
+# temporaries stay in the CPU cache. (Inverse dynamics and the regressor, where every
+# quantity costs only a few multiply-adds, run compiled loops over the samples instead, see
+# _rnea_rows below and robidlib.regressor: numpy's per-call overhead would dominate.)
 
 #: Samples processed together by the batched algorithms.
 _CHUNK = 2048
@@ -227,12 +234,156 @@ def _chunked(N: int):
         yield slice(c, min(c + _CHUNK, N))
 
 
-def _inverse_dynamics(robot, q, qd, qdd, g) -> np.ndarray:
-    """Rigid-body torques (N, n) for samples-first arrays, in chunks."""
+def _inverse_dynamics_numpy(robot, q, qd, qdd, g) -> np.ndarray:
+    """Rigid-body torques (N, n) for samples-first arrays, in chunks: the readable numpy
+    version, which the tests compare the compiled loop with (and the one that runs where
+    numba is missing or disabled)."""
     tau = np.empty(q.shape)
     for sl in _chunked(q.shape[0]):
         tau[sl] = _rigid_id(robot, q[sl].T.copy(), qd[sl].T.copy(), qdd[sl].T.copy(), g).T
     return tau
+
+
+def _inverse_dynamics(robot, q, qd, qdd, g) -> np.ndarray:
+    """Rigid-body torques (N, n) for samples-first arrays: the compiled loop
+    :func:`_rnea_rows` where numba runs, else :func:`_inverse_dynamics_numpy`."""
+    rows = _compiled_rnea()
+    if rows is None:
+        return _inverse_dynamics_numpy(robot, q, qd, qdd, g)
+    tau = np.empty(q.shape)
+    rows(_c(q), _c(qd), _c(qdd), *_robot_arrays(robot, g), _c(robot.link_params), tau)
+    return tau
+
+
+# ---------------------------------------------------------------------- the compiled loop
+def _c(x: np.ndarray) -> np.ndarray:
+    """``x`` as the compiled loops take it: writeable C-contiguous float64 (a copy if needed)."""
+    if type(x) is np.ndarray and x.dtype == np.float64 and x.flags.c_contiguous and x.flags.writeable:
+        return x                            # the usual case, checked 6x faster than np.require
+    return np.require(x, np.float64, ("C", "W"))
+
+
+def _robot_arrays(robot: SerialRobot, g: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The arguments ``g, R0, RK, RK2, p0, R0e, axis, prismatic`` of the compiled loops
+    (:func:`_rnea_rows`, :func:`robidlib.regressor._regressor_rows`)."""
+    k = robot._kin
+    return (*(_c(x) for x in (g, k.R0, k.RK, k.RK2, k.p0, k.R0e, k.axis)),
+            np.require(k.prismatic, np.bool_, ("C", "W")))
+
+
+#: The argument types of :func:`_rnea_rows` (float64 arrays, C order; ``prismatic`` bool).
+_RNEA_SIGNATURE = (
+    "void(f8[:, ::1], f8[:, ::1], f8[:, ::1], f8[::1], "     # q, qd, qdd, g
+    "f8[:, :, ::1], f8[:, :, ::1], f8[:, :, ::1], "          # R0, RK, RK2
+    "f8[:, ::1], f8[:, ::1], f8[:, ::1], b1[::1], "          # p0, R0e, axis, prismatic
+    "f8[:, ::1], f8[:, ::1])"                                # link parameters (n, 10), out
+)
+
+
+@functools.cache
+def _compiled_rnea() -> Callable[..., None] | None:
+    """:func:`_rnea_rows` compiled by numba on first use (see :mod:`robidlib._jit`), or None
+    where numba is missing or disabled."""
+    return compiled(_rnea_rows, _RNEA_SIGNATURE)
+
+
+def _rnea_rows(q, qd, qdd, g, R0, RK, RK2, p0, R0e, axis, prismatic, P, out):  # noqa: C901
+    """Fill ``out`` (N, n) with the rigid-body torques of the samples ``q, qd, qdd`` (N, n).
+
+    The recursive Newton-Euler algorithm of :func:`_rigid_id`, one sample at a time, in plain
+    Python on scalars (compiled by :func:`_compiled_rnea`; uncompiled it is some hundreds of
+    times slower than the numpy version). ``P`` holds the link parameters (n, 10) in the
+    GUIDE's order ``[m, mx, my, mz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz]``; the robot's kinematics
+    enter as in :func:`robidlib.regressor._regressor_rows`. For each sample:
+
+    * forward, base to tip: ``w, dw, a`` of link j (the regressor's recursion) and its wrench
+      about its origin, in its frame: ``f = m a + dw x h + w x (w x h)``,
+      ``n = I dw + w x (I w) + h x a`` (``h = m c``, ``I`` about the origin);
+    * backward, tip to base: ``tau_j = e . n_j`` (``e . f_j`` if prismatic), and link j's
+      wrench moved to link j - 1: ``f_{j-1} += R f_j``, ``n_{j-1} += R n_j + p x (R f_j)``.
+    """
+    N, n = q.shape
+    R = np.empty((n, 3, 3))     # rotation and origin of link j in link j - 1
+    p = np.empty((n, 3))
+    f = np.empty((n, 3))        # wrench of links j..n-1 about origin j, in frame j: force
+    m = np.empty((n, 3))        # ... and moment
+    for k in range(N):
+        w0 = w1 = w2 = 0.0                          # base: at rest, accelerating upwards (gravity)
+        d0 = d1 = d2 = 0.0
+        a0, a1, a2 = -g[0], -g[1], -g[2]
+        for j in range(n):
+            Rj, pj = R[j], p[j]
+            if prismatic[j]:
+                for r in range(3):
+                    pj[r] = p0[j, r] + q[k, j] * R0e[j, r]
+                    for c in range(3):
+                        Rj[r, c] = R0[j, r, c]
+            else:
+                s, c1 = np.sin(q[k, j]), 1.0 - np.cos(q[k, j])
+                for r in range(3):
+                    pj[r] = p0[j, r]
+                    for c in range(3):
+                        Rj[r, c] = R0[j, r, c] + s * RK[j, r, c] + c1 * RK2[j, r, c]
+            # -- forward: the acceleration of the new origin in link j - 1, then w, dw, a
+            #    rotated into link j (x <- R^T x), then the joint's own motion
+            x0, x1, x2 = w1 * pj[2] - w2 * pj[1], w2 * pj[0] - w0 * pj[2], w0 * pj[1] - w1 * pj[0]
+            b0 = a0 + d1 * pj[2] - d2 * pj[1] + w1 * x2 - w2 * x1
+            b1 = a1 + d2 * pj[0] - d0 * pj[2] + w2 * x0 - w0 * x2
+            b2 = a2 + d0 * pj[1] - d1 * pj[0] + w0 * x1 - w1 * x0
+            w0, w1, w2 = (Rj[0, 0] * w0 + Rj[1, 0] * w1 + Rj[2, 0] * w2,
+                          Rj[0, 1] * w0 + Rj[1, 1] * w1 + Rj[2, 1] * w2,
+                          Rj[0, 2] * w0 + Rj[1, 2] * w1 + Rj[2, 2] * w2)
+            d0, d1, d2 = (Rj[0, 0] * d0 + Rj[1, 0] * d1 + Rj[2, 0] * d2,
+                          Rj[0, 1] * d0 + Rj[1, 1] * d1 + Rj[2, 1] * d2,
+                          Rj[0, 2] * d0 + Rj[1, 2] * d1 + Rj[2, 2] * d2)
+            a0, a1, a2 = (Rj[0, 0] * b0 + Rj[1, 0] * b1 + Rj[2, 0] * b2,
+                          Rj[0, 1] * b0 + Rj[1, 1] * b1 + Rj[2, 1] * b2,
+                          Rj[0, 2] * b0 + Rj[1, 2] * b1 + Rj[2, 2] * b2)
+            e0, e1, e2 = axis[j, 0], axis[j, 1], axis[j, 2]
+            qdj, qddj = qd[k, j], qdd[k, j]
+            if prismatic[j]:
+                a0 += 2.0 * qdj * (w1 * e2 - w2 * e1) + qddj * e0
+                a1 += 2.0 * qdj * (w2 * e0 - w0 * e2) + qddj * e1
+                a2 += 2.0 * qdj * (w0 * e1 - w1 * e0) + qddj * e2
+            else:
+                d0 += qdj * (w1 * e2 - w2 * e1) + qddj * e0
+                d1 += qdj * (w2 * e0 - w0 * e2) + qddj * e1
+                d2 += qdj * (w0 * e1 - w1 * e0) + qddj * e2
+                w0, w1, w2 = w0 + qdj * e0, w1 + qdj * e1, w2 + qdj * e2
+            # -- the link's own wrench about its origin (h = m c; I about the origin)
+            mj, h0, h1, h2 = P[j, 0], P[j, 1], P[j, 2], P[j, 3]
+            ixx, iyy, izz, ixy, ixz, iyz = P[j, 4], P[j, 5], P[j, 6], P[j, 7], P[j, 8], P[j, 9]
+            x0, x1, x2 = w1 * h2 - w2 * h1, w2 * h0 - w0 * h2, w0 * h1 - w1 * h0      # w x h
+            f[j, 0] = mj * a0 + d1 * h2 - d2 * h1 + w1 * x2 - w2 * x1
+            f[j, 1] = mj * a1 + d2 * h0 - d0 * h2 + w2 * x0 - w0 * x2
+            f[j, 2] = mj * a2 + d0 * h1 - d1 * h0 + w0 * x1 - w1 * x0
+            y0 = ixx * w0 + ixy * w1 + ixz * w2                                       # I w
+            y1 = ixy * w0 + iyy * w1 + iyz * w2
+            y2 = ixz * w0 + iyz * w1 + izz * w2
+            m[j, 0] = ixx * d0 + ixy * d1 + ixz * d2 + w1 * y2 - w2 * y1 + h1 * a2 - h2 * a1
+            m[j, 1] = ixy * d0 + iyy * d1 + iyz * d2 + w2 * y0 - w0 * y2 + h2 * a0 - h0 * a2
+            m[j, 2] = ixz * d0 + iyz * d1 + izz * d2 + w0 * y1 - w1 * y0 + h0 * a1 - h1 * a0
+        # -- backward: project on the joint axis, then move the wrench to the parent
+        for j in range(n - 1, -1, -1):
+            if prismatic[j]:
+                out[k, j] = axis[j, 0] * f[j, 0] + axis[j, 1] * f[j, 1] + axis[j, 2] * f[j, 2]
+            else:
+                out[k, j] = axis[j, 0] * m[j, 0] + axis[j, 1] * m[j, 1] + axis[j, 2] * m[j, 2]
+            if j == 0:
+                break
+            Rj, pj = R[j], p[j]
+            y0 = Rj[0, 0] * f[j, 0] + Rj[0, 1] * f[j, 1] + Rj[0, 2] * f[j, 2]         # R f
+            y1 = Rj[1, 0] * f[j, 0] + Rj[1, 1] * f[j, 1] + Rj[1, 2] * f[j, 2]
+            y2 = Rj[2, 0] * f[j, 0] + Rj[2, 1] * f[j, 1] + Rj[2, 2] * f[j, 2]
+            z0 = Rj[0, 0] * m[j, 0] + Rj[0, 1] * m[j, 1] + Rj[0, 2] * m[j, 2]         # R n
+            z1 = Rj[1, 0] * m[j, 0] + Rj[1, 1] * m[j, 1] + Rj[1, 2] * m[j, 2]
+            z2 = Rj[2, 0] * m[j, 0] + Rj[2, 1] * m[j, 1] + Rj[2, 2] * m[j, 2]
+            f[j - 1, 0] += y0
+            f[j - 1, 1] += y1
+            f[j - 1, 2] += y2
+            m[j - 1, 0] += z0 + pj[1] * y2 - pj[2] * y1
+            m[j - 1, 1] += z1 + pj[2] * y0 - pj[0] * y2
+            m[j - 1, 2] += z2 + pj[0] * y1 - pj[1] * y0
 
 
 def _gravity(robot: SerialRobot, gravity: ArrayLike | None) -> np.ndarray:
@@ -578,6 +729,40 @@ def potential_energy(robot: SerialRobot, q: ArrayLike, *, gravity: ArrayLike | N
     return V[0] if single else V
 
 
+def _rigid_terms(robot: SerialRobot, g: np.ndarray) -> Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """``rigid(q, qd) -> (h, M)`` for one state (n,): bias torques ``h = c + g`` and the mass
+    matrix, by RNEA (column k of M: the torques of ``qdd = e_k`` without gravity or velocity).
+
+    The compiled loop (two calls: 1 and n samples, into buffers reused across the calls: use
+    the results before the next call) where numba runs; else one numpy RNEA on n + 1 columns.
+    """
+    n = robot.n
+    rows = _compiled_rnea()
+    if rows is None:
+        qdd_cols = np.hstack([np.zeros((n, 1)), np.eye(n)])
+        g_cols = np.hstack([g[:, None], np.zeros((3, n))])
+
+        def rigid(q: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            qd_cols = np.zeros((n, n + 1))
+            qd_cols[:, 0] = qd
+            T = _rigid_id(robot, np.repeat(q[:, None], n + 1, axis=1), qd_cols, qdd_cols, g_cols)
+            return T[:, 0], T[:, 1:]
+
+        return rigid
+    with_g, without_g = _robot_arrays(robot, g), _robot_arrays(robot, np.zeros(3))
+    P = _c(robot.link_params)
+    q1, qd1, zero1, h = (np.zeros((1, n)) for _ in range(4))
+    Qn, Zn, En, Mt = np.zeros((n, n)), np.zeros((n, n)), np.eye(n), np.zeros((n, n))
+
+    def rigid(q: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        q1[0], qd1[0], Qn[:] = q, qd, q
+        rows(q1, qd1, zero1, *with_g, P, h)
+        rows(Qn, Zn, En, *without_g, P, Mt)      # row k: torques of qdd = e_k, i.e. M e_k
+        return h[0], Mt.T
+
+    return rigid
+
+
 @dataclass(frozen=True)
 class SimulationResult:
     """Result of :func:`simulate`: arrays at the requested times.
@@ -749,10 +934,8 @@ def simulate(
             s = min(max((ti - t[k]) / (t[k + 1] - t[k]), 0.0), 1.0)
             return (1.0 - s) * U[k] + s * U[k + 1]
 
-    # one RNEA call on n + 1 columns gives h(q, qd) and the columns of M(q) (unit accelerations
-    # without gravity or velocity): cheaper than separate RNEA and mass-matrix passes
-    qdd_cols = np.hstack([np.zeros((n, 1)), np.eye(n)])
-    g_cols = np.hstack([g[:, None], np.zeros((3, n))])
+    # h(q, qd) and the columns of M(q) (unit accelerations without gravity or velocity) by RNEA
+    rigid = _rigid_terms(robot, g)
 
     def plant_friction(qdi):
         if not fric:
@@ -762,12 +945,9 @@ def simulate(
         return _friction(robot, qdi)
 
     def accel(qi, qdi, u):
-        qd_cols = np.zeros((n, n + 1))
-        qd_cols[:, 0] = qdi
-        T = _rigid_id(robot, np.repeat(qi[:, None], n + 1, axis=1), qd_cols, qdd_cols, g_cols)
-        h = T[:, 0] + plant_friction(qdi)
+        h, M = rigid(qi, qdi)
         try:
-            return np.linalg.solve(T[:, 1:], u - h)
+            return np.linalg.solve(M, u - (h + plant_friction(qdi)))
         except np.linalg.LinAlgError:
             raise ValueError(
                 f"simulate: the mass matrix became singular at q = {np.round(qi, 6).tolist()} (the "

@@ -28,11 +28,12 @@ the block ``Y[i, 10 j : 10 j + 10]`` (zero for ``i > j``)::
 where ``t = u x w``. ``_regressor_rows`` does exactly this, sample by sample: the forward
 Newton-Euler recursion of ``(w, dw, a)`` and, beside it, the screws of the joints so far, moved
 from frame to frame (``v <- R^T (v + u x p)``, ``u <- R^T u``). It is plain Python, compiled
-once with numba (and cached on disk), because a loop over the samples is how the algorithm
-reads and compiled it is several times faster than any arrangement of whole-array numpy
-operations: every entry of ``Y`` costs a few multiply-adds, fewer than numpy's per-element
-overhead. :func:`robidlib.dynamics.inverse_dynamics` computes the same recursion with numpy,
-and the tests compare the two, and both with pinocchio.
+once with numba (and cached on disk, see :mod:`robidlib._jit`), because a loop over the
+samples is how the algorithm reads and compiled it is several times faster than any
+arrangement of whole-array numpy operations: every entry of ``Y`` costs a few multiply-adds,
+fewer than numpy's per-element overhead. :func:`robidlib.dynamics.inverse_dynamics` computes
+the same recursion (compiled the same way, with a numpy reference), and the tests compare the
+regressor with it, and both with pinocchio.
 """
 
 from __future__ import annotations
@@ -43,8 +44,9 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_array
-from .dynamics import _chunked, _gravity, _state
+from ._jit import compiled
+from ._validate import as_array, check_same_robot
+from .dynamics import _c, _chunked, _gravity, _robot_arrays, _state
 from .params import _check_terms
 from .robot import SerialRobot
 
@@ -65,7 +67,8 @@ def regressor(
 
     Friction is not included (see :func:`friction_regressor`); the identity holds with
     ``inverse_dynamics(..., include_friction=False)``. The first call in a process compiles
-    (or loads from numba's on-disk cache) the loop that computes it; see the module docstring.
+    (or loads from robidlib's numba cache, see :mod:`robidlib._jit`) the loop that computes it;
+    see the module docstring.
 
     Parameters
     ----------
@@ -96,6 +99,7 @@ def regressor(
     ------
     ValueError
         Shapes that do not match each other or the robot's joint count, NaN/inf; a ``base``
+        computed for another robot (its ``robot_id``), or a ``base``
         computed for other parameters (or with friction columns); an ``out`` of the wrong
         shape or memory layout.
     TypeError
@@ -145,18 +149,6 @@ def regressor(
     return Y
 
 
-def _c(x: np.ndarray) -> np.ndarray:
-    """``x`` as the compiled loop takes it: writeable C-contiguous float64 (a copy if needed)."""
-    return np.require(x, np.float64, ("C", "W"))
-
-
-def _robot_arrays(robot: SerialRobot, g: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The arguments ``g, R0, RK, RK2, p0, R0e, axis, prismatic`` of :func:`_regressor_rows`."""
-    k = robot._kin
-    return (*(_c(x) for x in (g, k.R0, k.RK, k.RK2, k.p0, k.R0e, k.axis)),
-            np.require(k.prismatic, np.bool_, ("C", "W")))
-
-
 def _check_base(robot: SerialRobot, base: Any) -> Any:
     # duck-typed: robidlib.base (a higher layer) builds BaseParameters from this module
     if not all(hasattr(base, a) for a in ("method", "rank", "names", "independent", "V1")):
@@ -166,6 +158,7 @@ def _check_base(robot: SerialRobot, base: Any) -> Any:
             f"base must be computed for this robot's {10 * robot.n} rigid-body parameters (base_parameters(robot), "
             f"without friction), got {base.n_params} parameters named {tuple(base.names)[:2]}..."
         )
+    check_same_robot("base", base, robot)
     return base
 
 
@@ -198,11 +191,11 @@ _SIGNATURE = (
 
 @functools.cache
 def _compiled_rows() -> Callable[..., None]:
-    """:func:`_regressor_rows` compiled by numba (on first use; later processes load it from
-    the cache that numba keeps beside this file, or in the user's cache directory)."""
-    import numba
-
-    return numba.njit(_SIGNATURE, cache=True, nogil=True)(_regressor_rows)
+    """:func:`_regressor_rows` compiled by numba on first use (later processes load it from
+    robidlib's numba cache, see :mod:`robidlib._jit`); the plain Python itself where numba is
+    missing or disabled (``NUMBA_DISABLE_JIT=1``): the same numbers, some hundreds of times
+    slower."""
+    return compiled(_regressor_rows, _SIGNATURE) or _regressor_rows
 
 
 def _regressor_rows(q, qd, qdd, g, R0, RK, RK2, p0, R0e, axis, prismatic, out):  # noqa: C901

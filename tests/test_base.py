@@ -66,8 +66,8 @@ def test_planar_2r_relations_match_closed_form():
         s["my1"], s["Izz2"], s["mx2"], s["my2"],
     }
     assert set(bp.as_sympy()) == expected
-    assert "Izz1 + 9/100*m2" in bp.relations
-    assert bp.base_names[bp.relations.index("Izz1 + 9/100*m2")] == "Izz1R"
+    assert "Izz1 + 0.09*m2" in bp.relations
+    assert bp.base_names[bp.relations.index("Izz1 + 0.09*m2")] == "Izz1R"
 
 
 def test_null_space_direction_changes_no_torque():
@@ -165,7 +165,10 @@ def test_base_parameters_refuses_a_tolerance_below_round_off():
 
 
 def test_format_relation():
-    assert format_relation("a", [1.0, -0.5, 0.123456789], ["b", "c", "d"]) == "a + b - 1/2*c + 0.123457*d"
+    assert format_relation("a", [1.0, -0.5, 0.123456789], ["b", "c", "d"]) == "a + b - 0.5*c + 0.123457*d"
+    # one decimal format for every coefficient: a simple fraction is not written as one
+    assert format_relation("a", [0.0144, 0.2169, 1 / 3], ["b", "c", "d"], digits=4) == \
+        "a + 0.0144*b + 0.2169*c + 0.3333*d"
     with pytest.raises(ValueError, match="coeffs has 1 entries but dep_names has 2"):
         format_relation("a", [1.0], ["b", "c"])
 
@@ -225,3 +228,30 @@ def test_svd_and_qr_ranks_agree_on_urdf_robots(relative, kwargs):
     np.testing.assert_allclose(b_qr.reduce(Y) @ b_qr.beta(robot.params), Y @ robot.params, atol=1e-9)
     if robot.n == 7:
         assert b_qr.rank == 43  # 7 revolute joints, vertical first axis (cf. Panda identification papers)
+
+
+def test_base_parameters_refuse_another_robot_with_the_same_joint_count():
+    """Issue 26, item 5: base parameters carry the structure of their robot (``robot_id``)."""
+    from robidlib.base import check_base_of
+    from robidlib.models import planar_2r
+
+    arm = planar_2r()
+    bp = base_parameters(arm, rng=0)
+    assert bp.robot_id == arm.structure_id
+    assert arm.with_params(2 * arm.params).structure_id == arm.structure_id          # parameters: same robot
+    assert SerialRobot.from_urdf(arm.to_urdf()).structure_id == arm.structure_id     # round-off: same robot
+    other = SerialRobot.from_dh("RR", a=[0.0, 0.3], alpha=[np.pi / 2, 0.0], d=[0.2, 0.0], mass=[1.0, 1.0],
+                                com=[[0.1, 0, 0], [0.1, 0, 0]], inertia=np.tile([0.01, 0.01, 0.01, 0, 0, 0], (2, 1)))
+    assert other.param_names == arm.param_names and other.structure_id != arm.structure_id
+    z = np.zeros(2)
+    for robot in (other, arm.with_gravity([0.0, 0.0, -9.81])):        # another geometry; gravity along the axes
+        with pytest.raises(ValueError, match="base was computed for another robot"):
+            regressor(robot, z, z, z, base=bp)
+        with pytest.raises(ValueError, match="base was computed for another robot"):
+            check_base_of(robot, bp)
+    assert regressor(arm.with_gravity(2 * arm.gravity), z, z, z, base=bp).shape == (2, bp.rank)   # same direction
+    W = regressor(arm, *random_states(arm, 30, rng=1)).reshape(-1, 20)
+    assert base_parameters(W).robot_id is None                  # from a matrix: no robot to check
+    with pytest.raises(TypeError, match="robot_id"):
+        BaseParameters(**{**{f: getattr(bp, f) for f in ("method", "rank", "names", "independent", "dependent",
+                                                          "K", "V1", "V2", "singular_values", "tol")}, "robot_id": 3})

@@ -232,9 +232,10 @@ def test_make_study_with_given_excitations_draws_the_same_robot():
     assert b.essential.dtype == bool and b.column_scale.shape == (6,) and np.all(b.wls_std > 0)
     with pytest.raises(ValueError, match="excitation has base frequency 0.5 Hz and 5 harmonics"):
         make_study(planar_2r(), excitation=random_fourier(planar_2r(), 2 * np.pi * 0.5, 5, rng=1), **kw)
-    with pytest.raises(ValueError, match="no stored excitation 'nothing'"):
+    with pytest.raises(ValueError, match="excitation 'nothing' is not a stored excitation"):
         make_study(planar_2r(), excitation="nothing", **kw)
-    with pytest.raises(ValueError, match="made for the robot 'redundant_5dof', not 'planar_2r'"):
+    with pytest.raises(ValueError, match="cad must be the robot 'redundant_5dof' the stored excitation was made "
+                                         "for, got 'planar_2r'"):
         make_study(planar_2r(), excitation=BENCHMARK_EXCITATIONS[0], **kw)
     with pytest.raises(TypeError, match="excitation must be a FourierTrajectory or the name"):
         make_study(planar_2r(), excitation=3.0, **kw)
@@ -287,8 +288,10 @@ def test_stored_benchmark_matches_the_study_and_reproduces():
     study = benchmark_study(redundant_5dof())
     np.testing.assert_allclose(meta["truth"], study.truth, rtol=1e-6)     # stored to 7 digits
     assert meta["essential"] == study.essential.tolist()
-    assert set(bench.column("method")) == set(METHODS)
-    assert set(bench.column("axis")) == {"torque", "position", "homoscedastic"}
+    # every method, plus the EKF with the full process noise on its own axis
+    assert set(bench.column("method")) == set(METHODS) | {meta["ekf_q_method"]}
+    assert set(bench.column("axis")) == {"torque", "position", "homoscedastic", "ekf_q"}
+    assert set(bench.where(axis="ekf_q").column("method")) == {meta["ekf_q_method"]}
     assert set(bench.column("status")) == {"ok"}
     assert meta["machine"]["blas_threads"] and all(p["num_threads"] == 1 for p in meta["machine"]["blas_threads"])
     # recompute run 0 of the fast methods at 2 %: equal to the stored run within 1 % of the run-to-run spread
@@ -327,6 +330,21 @@ def test_noise_rng_is_the_monte_carlo_draw(setup):
         noise_rng(-1, 0.02, 0)
     with pytest.raises(ValueError, match="level must be >= 0"):
         noise_rng(1, -0.02, 0)
+    # issue 26, item 9: the key round(1e9 level) neither overflows nor merges two levels
+    with pytest.raises(ValueError, match="level must be <= 1e6"):
+        noise_rng(1, 1e300, 0)
+    with pytest.raises(ValueError, match="level must be a multiple of 1e-9"):
+        noise_rng(1, 0.02 + 1e-12, 0)
+    for level in (0.0, 1e-9, 0.005, 0.02, 0.3, 12.5, 1e6):             # the grid, up to the largest level
+        noise_rng(1, level, 0)
+    for bad, exc, match in (("x", TypeError, "runs must be an iterable"), ([0, 0], ValueError, "distinct"),
+                            ([], ValueError, "at least one"), ([0.5], TypeError, "runs entry must be an int")):
+        with pytest.raises(exc, match=match):
+            monte_carlo(setup["real"], setup["bp"], setup["clean"], [0.02], 2, seed=5, runs=bad, **kw)
+    with pytest.raises(TypeError, match="progress must be a callable"):
+        monte_carlo(setup["real"], setup["bp"], setup["clean"], [0.02], 1, seed=5, progress="x", **kw)
+    with pytest.raises(ValueError, match="options names an unknown method 'lms'"):
+        monte_carlo(setup["real"], setup["bp"], setup["clean"], [0.02], 1, seed=5, options={"lms": {}}, **kw)
 
 
 def test_columnar_json_and_study_bad_input():
@@ -344,3 +362,16 @@ def test_columnar_json_and_study_bad_input():
         st.problem(0.01, rng=0, exact_motion="yes")
     assert st.problem(0.01, rng=0, exact_motion=True).pipeline is None
     assert st.problem(0.01, rng=0).pipeline == MeasurementPipeline()
+    # issue 26, item 5: a CAD robot with another joint count (or structure) is refused
+    import dataclasses
+
+    from robidlib.models import redundant_5dof
+
+    with pytest.raises(ValueError, match="cad .* must model the real robot"):
+        dataclasses.replace(st, cad=redundant_5dof())
+    with pytest.raises(ValueError, match="cad .* must model the real robot"):
+        dataclasses.replace(st, cad=planar_2r(gravity=[0.0, 0.0, -9.81]))
+    with pytest.raises(TypeError, match="meta must be a dict"):
+        ResultTable([], meta=[1])
+    with pytest.raises(ValueError, match="indent must be >= 0"):
+        t.to_json(indent=-1)

@@ -35,7 +35,7 @@ def test_coulomb_regressor_check(capsys):
     (..., "not answered yet"),
 ])
 def test_coulomb_regressor_wrong_answers_print_a_cross(capsys, answer, message):
-    assert pc.check_coulomb_regressor(answer) is False
+    assert pc.check_coulomb_regressor(answer) == False
     out = capsys.readouterr().out
     assert out.startswith(CROSS) and message in out
 
@@ -45,7 +45,7 @@ def test_coulomb_stub_with_an_empty_body_is_reported():
         """the stub as delivered"""
         ...
 
-    assert pc.check_coulomb_regressor(regressor_coulomb) is False
+    assert pc.check_coulomb_regressor(regressor_coulomb) == False
 
 
 def _twin(p, m2=2.0):
@@ -74,7 +74,7 @@ def test_equivalent_pendulums_check(capsys):
     "0.1, 1, 0.2", {"I": 1.0}, (1 + 1j, 1.0, 0.25),
 ])
 def test_equivalent_pendulums_bad_answers_print_a_cross(capsys, answer):
-    assert pc.check_equivalent_pendulums(Pendulum(), answer) is False
+    assert pc.check_equivalent_pendulums(Pendulum(), answer) == False
     assert capsys.readouterr().out.startswith(CROSS)
 
 
@@ -131,10 +131,34 @@ def test_excitation_design(capsys):
     assert "rank deficient" in capsys.readouterr().out
 
 
+def _shaken(t):
+    """Two sines plus a 0.1 rad vibration at 95 rad/s: 900 rad/s^2 that no drive delivers."""
+    q, qd, qdd = _two_sines(t)
+    q, qd, qdd = 0.8 * q, 0.8 * qd, 0.8 * qdd
+    return (q + 0.1 * np.sin(95 * t), qd + 9.5 * np.cos(95 * t), qdd - 902.5 * np.sin(95 * t))
+
+
+def test_excitation_design_rejects_motions_beyond_the_drive(capsys):
+    # the vibration makes every standard deviation tiny: only the limits can reject it
+    assert pc.check_excitation_design(_shaken, qd_max=100.0, qdd_max=1000.0)
+    capsys.readouterr()
+    assert not pc.check_excitation_design(_shaken)
+    out = capsys.readouterr().out
+    assert out.startswith(CROSS) and "velocity reaches" in out
+    assert not pc.check_excitation_design(_shaken, qd_max=100.0)
+    out = capsys.readouterr().out
+    assert "acceleration reaches 910 rad/s^2, beyond the limit of 15 rad/s^2" in out
+    fast = lambda t: (0.5 * np.sin(8 * t), 4.0 * np.cos(8 * t), -32.0 * np.sin(8 * t))  # noqa: E731
+    assert not pc.check_excitation_design(fast)
+    assert "velocity reaches 4 rad/s, beyond the limit of 3 rad/s" in capsys.readouterr().out
+    # the solution's kind of design stays within every limit
+    assert pc.check_excitation_design(_two_sines)
+
+
 @pytest.mark.parametrize("answer", [..., None, 3, lambda t: None, lambda t: (t, t), lambda t: (t, t, t[:5]),
                                     lambda t: (t * np.nan, t, t)])
 def test_excitation_design_bad_answers_print_a_cross(capsys, answer):
-    assert pc.check_excitation_design(answer) is False
+    assert pc.check_excitation_design(answer) == False
     assert capsys.readouterr().out.startswith(CROSS)
 
 
@@ -143,6 +167,10 @@ def test_excitation_design_misuse_raises():
         pc.check_excitation_design(_two_sines, q_max=0)
     with pytest.raises(ValueError, match="target must be"):
         pc.check_excitation_design(_two_sines, target=np.inf)
+    for name in ("qd_max", "qdd_max"):
+        for bad in (0.0, -1.0, np.nan, "3"):
+            with pytest.raises(ValueError, match=f"{name} must be a positive finite number, got"):
+                pc.check_excitation_design(_two_sines, **{name: bad})
 
 
 def test_docstrings_hold_no_solution_code():

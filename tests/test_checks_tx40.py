@@ -74,7 +74,7 @@ def test_cutoff_estimates(pipeline, capsys):
     ],
 )
 def test_cutoff_estimates_bad_answers(cutoff, params, message, capsys):
-    assert checks.check_cutoff_estimates(cutoff, params) is False
+    assert checks.check_cutoff_estimates(cutoff, params) == False
     out = _last_line(capsys)
     assert out.startswith("✘") and message in out
 
@@ -102,7 +102,7 @@ def test_without_rotors(pipeline, capsys):
     tr3, te3 = split(picked, 0.7)
     assert validate(identify(tr3), te3).overall["wls"] == pytest.approx(err, rel=1e-9)
     for bad in (..., None, "0.1", [0.1, 0.2], np.inf, 1j):
-        assert checks.check_without_rotors(bad) is False
+        assert checks.check_without_rotors(bad) == False
         assert _last_line(capsys).startswith("✘")
 
 
@@ -123,7 +123,7 @@ def test_static_torques(pipeline, capsys):
     assert "joint" in _last_line(capsys)
     for bad, message in ((..., "not answered"), ([0.0] * 5, "shape"), (None, "None"), ([np.nan] * 6, "NaN"),
                          (["a"] * 6, "numbers")):
-        assert checks.check_static_torques(bad) is False
+        assert checks.check_static_torques(bad) == False
         assert message in _last_line(capsys)
 
 
@@ -145,7 +145,7 @@ def test_joint5_critique(pipeline, capsys):
     assert not checks.check_joint5_critique(err_ratio, all_ratio)
     assert "torque_ratio" in _last_line(capsys)
     for a, b in ((..., 1.0), (1.0, ...), ("1", 0.2), (1.0, None), (1.0, [0.2])):
-        assert checks.check_joint5_critique(a, b) is False
+        assert checks.check_joint5_critique(a, b) == False
         assert _last_line(capsys).startswith("✘")
 
 

@@ -111,6 +111,57 @@ def test_chunks_give_the_same_result(monkeypatch):
     assert np.allclose(mass_matrix(r, q), M, rtol=1e-13, atol=1e-13)
 
 
+# ---------------------------------------------------------------------- the compiled loop
+def _close(a, b, rtol):
+    """Per-sample relative agreement: |a - b| <= rtol * max(1, |b|) (max over the joints)."""
+    err = np.abs(a - b).max(axis=-1)
+    assert np.all(err <= rtol * np.maximum(1.0, np.abs(b).max(axis=-1))), err.max()
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+@given(seed=SEEDS)
+@FAST
+def test_compiled_inverse_dynamics_is_the_numpy_reference(name, seed):
+    """inverse_dynamics runs the compiled loop; the readable numpy version is the reference:
+    equal to round-off (a few hundred operations on numbers of order one) for any parameters,
+    gravity and state, revolute and prismatic joints."""
+    from robidlib import _jit
+
+    assert (dyn._compiled_rnea() is not None) == _jit.jit_enabled()
+    rng = np.random.default_rng(seed)
+    r = MODELS[name].with_params(random_params(MODELS[name], rng))
+    q, qd, qdd = random_state(r, rng, N=30)
+    g = rng.normal(size=3) * 5
+    tau = dyn._inverse_dynamics(r, q, qd, qdd, g)
+    _close(tau, dyn._inverse_dynamics_numpy(r, q, qd, qdd, g), 1e-13)
+    _close(inverse_dynamics(r.with_gravity(g), q, qd, qdd, include_friction=False), tau, 0)
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_compiled_loop_is_its_python(name):
+    """What numba compiles is the Python of _rnea_rows: run uncompiled, the same numbers."""
+    r = MODELS[name]
+    q, qd, qdd = random_state(r, np.random.default_rng(4), N=5)
+    plain = np.full(q.shape, np.nan)
+    dyn._rnea_rows(q, qd, qdd, *dyn._robot_arrays(r, r.gravity), dyn._c(r.link_params), plain)
+    _close(inverse_dynamics(r, q, qd, qdd, include_friction=False), plain, 1e-13)
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_simulation_terms_compiled_and_numpy(name, monkeypatch):
+    """simulate's h(q, qd) and M(q) (the compiled loop, twice per evaluation) equal the numpy
+    RNEA on n + 1 columns, bias_torques and mass_matrix."""
+    r = MODELS[name]
+    q, qd, _ = random_state(r, np.random.default_rng(5))
+    h, M = (x.copy() for x in dyn._rigid_terms(r, r.gravity)(q, qd))
+    monkeypatch.setattr(dyn, "_compiled_rnea", lambda: None)
+    h_np, M_np = dyn._rigid_terms(r, r.gravity)(q, qd)
+    _close(h, h_np, 1e-13)
+    _close(M, M_np, 1e-13)
+    _close(h, bias_torques(r, q, qd, include_friction=False), 1e-13)
+    _close(M, mass_matrix(r, q), 1e-12)
+
+
 @pytest.mark.parametrize("name", list(MODELS))
 @given(seed=SEEDS)
 @FAST

@@ -390,7 +390,7 @@ def test_bad_solver_arguments(small, kw, exc, match):
 
 def test_bounded_ls_bad_rel_bound(small):
     robot, W, y = small
-    with pytest.raises(ValueError, match="rel_bound must be >= 0"):
+    with pytest.raises(ValueError, match="rel_bound must be > 0"):
         bounded_ls(W, y, robot, rel_bound=-0.1)
     with pytest.raises(ValueError, match="infeasible bounds"):
         bounded_ls(W, y, robot, rel_bound=0.1, min_mass=100.0)

@@ -128,6 +128,60 @@ def test_compiled_loop_is_the_python_loop(name):
     np.testing.assert_allclose(regressor(r, q, qd, qdd), plain, rtol=1e-13, atol=1e-13)
 
 
+UNCOMPILED = {  # how a process runs without numba's JIT: (environment, first lines of the code)
+    "NUMBA_DISABLE_JIT=1": ({"NUMBA_DISABLE_JIT": "1"}, ""),
+    "numba missing": ({}, "import sys\nsys.modules['numba'] = None   # import numba -> ImportError\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(UNCOMPILED))
+def test_without_numba_the_same_numbers(case, tmp_path):
+    """With numba disabled or missing, a fresh process runs the plain Python of the regressor
+    loop and the numpy inverse dynamics (numba is never imported) and gets what the compiled
+    loops give here: the regressor, inverse dynamics, base parameters and a simulation."""
+    import os
+    import subprocess
+    import sys
+
+    from robidlib.base import base_parameters
+    from robidlib.dynamics import simulate
+
+    r = MODELS["redundant_5dof"]                            # prismatic joints too
+    q, qd, qdd = random_state(r, np.random.default_rng(9), 40)
+    np.savez(tmp_path / "state.npz", q=q, qd=qd, qdd=qdd)
+    env, prelude = UNCOMPILED[case]
+    code = prelude + (
+        "import importlib, sys\n"
+        "import numpy as np\n"
+        "import robidlib.dynamics as dyn\n"
+        "from robidlib.base import base_parameters\n"
+        "from robidlib.models.redundant_5dof import redundant_5dof\n"
+        "reg = importlib.import_module('robidlib.regressor')\n"
+        "r, s = redundant_5dof(), np.load(sys.argv[1])\n"
+        "bp = base_parameters(r, rng=0)\n"
+        "sim = dyn.simulate(r, np.linspace(0, 0.5, 6), s['q'][0], s['qd'][0])\n"
+        "np.savez(sys.argv[2], Y=reg.regressor(r, s['q'], s['qd'], s['qdd']),\n"
+        "         tau=dyn.inverse_dynamics(r, s['q'], s['qd'], s['qdd']), ind=bp.independent, K=bp.K,\n"
+        "         sim=sim.q)\n"
+        "assert reg._compiled_rows() is reg._regressor_rows and dyn._compiled_rnea() is None\n"
+        "assert sys.modules.get('numba') is None, 'numba was imported'\n"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "state.npz"), str(tmp_path / "out.npz")],
+                          env={**clean, **env}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    got = np.load(tmp_path / "out.npz")
+    np.testing.assert_allclose(got["Y"], regressor(r, q, qd, qdd), rtol=1e-13, atol=1e-13)
+    scale = np.abs(got["tau"]).max()
+    np.testing.assert_allclose(got["tau"], inverse_dynamics(r, q, qd, qdd), rtol=1e-13, atol=1e-13 * scale)
+    bp = base_parameters(r, rng=0)
+    assert got["ind"].tolist() == bp.independent.tolist()
+    np.testing.assert_allclose(got["K"], bp.K, rtol=1e-9, atol=1e-9)    # lstsq on cond ~1e2-1e3 columns
+    # the simulation (DOP853, rtol 1e-9): the two right-hand sides differ by round-off only
+    sim = simulate(r, np.linspace(0, 0.5, 6), q[0], qd[0])
+    np.testing.assert_allclose(got["sim"], sim.q, rtol=1e-8, atol=1e-8)
+
+
 def test_regressor_takes_any_memory_layout():
     """Read-only, Fortran-ordered, strided and integer inputs give the same regressor."""
     r = MODELS["ur5"]

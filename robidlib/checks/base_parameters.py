@@ -15,9 +15,16 @@ import sympy as sp
 
 from ..base import base_parameters, random_states
 from ..regressor import regressor
-from ._report import as_answer_array, report as _report, student_check
+from ._parse import AnswerError, read_linear
+from ._report import Unanswered, as_answer_array, report as _report, student_check
 
 __all__ = ["check_base_parameters", "check_null_direction", "check_tolerance", "check_svd_qr_map"]
+
+
+def _shown(item: Any, limit: int = 60) -> str:
+    """A short repr of an answer entry (a long one is cut)."""
+    r = repr(item)
+    return r if len(r) <= limit else r[:limit] + "...'"
 
 
 def _robot(robot: Any) -> None:
@@ -40,6 +47,8 @@ def check_base_parameters(robot: Any, answer: Sequence[str | sp.Expr]) -> bool:
     answer : sequence of str or sympy expressions
         One linear combination per base parameter, written with the robot's parameter names
         (``robot.param_names``) and numeric coefficients, such as ``"Izz1 + 0.09*m3"``.
+        Strings are read with a restricted grammar (names, numbers, ``+ - * / **`` and
+        parentheses; :mod:`robidlib.checks._parse`), never evaluated as Python.
 
     Returns
     -------
@@ -65,24 +74,38 @@ def check_base_parameters(robot: Any, answer: Sequence[str | sp.Expr]) -> bool:
                               f"got {type(answer).__name__}")
     names = list(robot.param_names)
     symbols = {n: sp.Symbol(n) for n in names}
+    if len(answer) > 10 * len(names):
+        return _report(False, f"you gave {len(answer)} entries; this robot has {len(names)} standard parameters")
     rows = []
     for item in answer:
-        try:
-            expr = sp.sympify(item, locals=symbols) if isinstance(item, str) else sp.sympify(item)
-        except (sp.SympifyError, SyntaxError, TypeError, AttributeError) as exc:
-            return _report(False, f"cannot read {item!r} as an expression ({type(exc).__name__}); "
-                                  "write e.g. 'm1 + 2*m2'")
-        unknown = sorted(str(s) for s in expr.free_symbols if str(s) not in symbols)
-        if unknown:
-            return _report(False, f"{item!r} uses unknown names {unknown}; use {names[:3]}...")
-        if not expr.is_polynomial(*symbols.values()) or sp.Poly(expr, *symbols.values()).total_degree() > 1:
-            return _report(False, f"{item!r} is not a linear combination of standard parameters")
-        try:
-            row = [float(expr.coeff(symbols[n])) for n in names]
-        except TypeError:
-            return _report(False, f"{item!r} has a coefficient that is not a real number")
-        if sp.simplify(expr - sum(c * symbols[n] for c, n in zip(row, names))) != 0:
-            return _report(False, f"{item!r} has a constant term; base parameters are linear combinations")
+        shown = _shown(item)
+        if isinstance(item, str):
+            try:                                 # a restricted grammar: an answer string never runs code
+                coef, const = read_linear(item, names)
+            except AnswerError as exc:
+                if exc.kind == "unknown":
+                    return _report(False, f"{shown} uses unknown names {list(exc.names)}; use {names[:3]}...")
+                if exc.kind == "nonlinear":
+                    return _report(False, f"{shown} is not a linear combination of standard parameters ({exc})")
+                return _report(False, f"cannot read {shown} as a linear combination of the parameter names: "
+                                      f"{exc}; write e.g. 'm1 + 2*m2'")
+            row = [coef.get(n, 0.0) for n in names]
+        elif isinstance(item, sp.Expr):          # a sympy expression the student built
+            unknown = sorted(str(s_) for s_ in item.free_symbols if str(s_) not in symbols)
+            if unknown:
+                return _report(False, f"{shown} uses unknown names {unknown}; use {names[:3]}...")
+            if not item.is_polynomial(*symbols.values()) or sp.Poly(item, *symbols.values()).total_degree() > 1:
+                return _report(False, f"{shown} is not a linear combination of standard parameters")
+            try:
+                row = [float(item.coeff(symbols[n])) for n in names]
+                const = float(item.subs({v: 0 for v in symbols.values()}))
+            except TypeError:
+                return _report(False, f"{shown} has a coefficient that is not a real number")
+        else:
+            return _report(False, f"each entry must be a string such as 'm1 + 2*m2' (or a sympy expression), "
+                                  f"got {type(item).__name__} {shown}")
+        if const != 0:
+            return _report(False, f"{shown} has a constant term; base parameters are linear combinations")
         rows.append(row)
     bp = base_parameters(robot, method="svd", rng=0)
     C = np.array(rows, dtype=float).reshape(len(rows), len(names))
@@ -127,7 +150,7 @@ def check_null_direction(robot: Any, d: Any) -> bool:
     >>> import numpy as np
     >>> from robidlib.models import planar_2r
     >>> check_null_direction(planar_2r(), np.zeros(20))
-    ✘ d is zero: a null-space direction must change some parameter
+    ✘ not answered yet: d is zero, as in the stub (a null-space direction changes some parameter). Set the entries of the parameter change so that no torque changes.
     False
     """
     _robot(robot)
@@ -136,7 +159,7 @@ def check_null_direction(robot: Any, d: Any) -> bool:
     if not ok:
         return _report(False, d + " (one entry per standard parameter)")
     if np.abs(d).max() == 0:
-        return _report(False, "d is zero: a null-space direction must change some parameter")
+        raise Unanswered("d is zero, as in the stub (a null-space direction changes some parameter)")
     q, qd, qdd = random_states(robot, 50, rng=12345)
     Y = regressor(robot, q, qd, qdd)
     dtau = Y @ d
@@ -147,12 +170,32 @@ def check_null_direction(robot: Any, d: Any) -> bool:
                    f"d changes the torques by up to {worst:.3g}: it is not in the null space")
 
 
+#: Random state sets (seeds of :func:`robidlib.base.base_parameters`) on which a tolerance
+#: must give the right rank with a margin.
+TOLERANCE_SEEDS = (0, 1, 2, 3, 4)
+#: Margin below the smallest genuine singular value of any of those state sets: that value
+#: moves by a few tens of percent from one set of states to another (more with noise).
+TOLERANCE_MARGIN = 10.0
+
+
 @student_check("Read a tolerance off your plot and assign it (a positive number).")
 def check_tolerance(robot: Any, tol: Any) -> bool:
     """Check a rank tolerance chosen from a singular-value plot of ``robot``'s regressor.
 
-    The tolerance is right when it gives the robot's number of base parameters on the
-    default random states of :func:`robidlib.base.base_parameters`.
+    A tolerance is right when it separates the genuine singular values from the round-off
+    ones *with a margin on both sides*, not merely on one data set:
+
+    * it must be at least the round-off level of the SVD, ``max(Nn, p) eps s_max`` (the
+      default of :func:`robidlib.base.base_parameters` and of ``numpy.linalg.matrix_rank``),
+      on every one of the random state sets ``TOLERANCE_SEEDS``: the singular values below
+      that level are rounding errors, and a tolerance among them decides the rank by chance
+      (another BLAS kernel, another answer);
+    * it must be at most the smallest genuine singular value (the ``r``-th) of any of those
+      state sets divided by ``TOLERANCE_MARGIN``: that value changes with the states, so a
+      tolerance just below it loses a base parameter on other data.
+
+    Any tolerance between the two is accepted (the gap of a noise-free regressor is wide);
+    the message says which bound a rejected one violates.
 
     Parameters
     ----------
@@ -185,11 +228,24 @@ def check_tolerance(robot: Any, tol: Any) -> bool:
     t = float(t)
     if t <= 0:
         return _report(False, f"a tolerance must be positive, got {t:g}")
-    ref = base_parameters(robot, method="svd", rng=0)
-    r = int(np.count_nonzero(ref.singular_values > t))
-    ok = r == ref.rank
-    return _report(ok, f"tolerance {t:.3g} gives rank {r}"
-                   + ("" if ok else f", but the robot has {ref.rank} base parameters"))
+    refs = [base_parameters(robot, method="svd", rng=seed) for seed in TOLERANCE_SEEDS]
+    rank = refs[0].rank
+    r = int(np.count_nonzero(refs[0].singular_values > t))
+    if r != rank:
+        return _report(False, f"tolerance {t:.3g} gives rank {r}, but the robot has {rank} base parameters")
+    round_off = max(bp.tol for bp in refs)            # max(Nn, p) eps s_max of each state set
+    smallest = min(float(bp.singular_values[rank - 1]) for bp in refs)
+    if t < round_off:
+        return _report(False, f"tolerance {t:.3g} gives rank {r} here, but it lies below the round-off level "
+                              f"of the SVD ({round_off:.2g} = max(Nn, p) eps s_max): among rounding errors "
+                              "the rank is decided by chance; choose a larger one")
+    if t > smallest / TOLERANCE_MARGIN:
+        return _report(False, f"tolerance {t:.3g} gives rank {r} here, but it is within a factor of "
+                              f"{TOLERANCE_MARGIN:g} of the smallest genuine singular value ({smallest:.3g} on "
+                              f"{len(refs)} sets of random states): other data would lose a base parameter; "
+                              "choose a smaller one")
+    return _report(True, f"tolerance {t:.3g} gives rank {r}, with a margin on both sides "
+                         f"(round-off level {round_off:.2g}, genuine singular values from {smallest:.3g})")
 
 
 @student_check("Compute the r x r matrix B from the two BaseParameters objects.")

@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from ..models.pendulum import Pendulum
-from ._report import as_answer_array, call_answer, report as _report, student_check
+from ._report import as_answer_array, call_answer, report as _report, stored_answers, student_check
 
 __all__ = [
     "check_coulomb_regressor",
@@ -31,7 +31,8 @@ def check_coulomb_regressor(func: Callable[[np.ndarray, np.ndarray, np.ndarray],
 
     The answer is called on 25 random states; each of its four columns is compared with the
     column the exercise asks for (parameters ``[I + m l^2, m g l, b, fc]``, in that order),
-    to a relative precision of ``1e-6`` (so ``float32`` results pass).
+    stored with the states (:func:`~robidlib.checks._report.stored_answers`), to a relative
+    precision of ``1e-6`` (so ``float32`` results pass).
 
     Parameters
     ----------
@@ -51,22 +52,22 @@ def check_coulomb_regressor(func: Callable[[np.ndarray, np.ndarray, np.ndarray],
     ✘ the regressor must have shape (25, 4), got (25, 3) (one row per sample, one column per parameter)
     False
     """
-    rng = np.random.default_rng(20261130)
-    q, qd, qdd = rng.uniform(-2.0, 2.0, size=(3, 25))
-    expected = np.column_stack([qdd, np.sin(q), qd, np.sign(qd)])
+    ref = stored_answers("pendulum")["coulomb_regressor"]
+    q, qd, qdd = (np.array(ref[k]) for k in ("q", "qd", "qdd"))
+    expected = np.array(ref["columns"]).T
     ok, got = call_answer(func, q, qd, qdd)
     if not ok:
         return _report(False, got)
     ok, arr = as_answer_array(got, "the regressor", shape=(q.size, 4))
     if not ok:
         return _report(False, arr + " (one row per sample, one column per parameter)")
-    names = ["qdd", "sin q", "qd", "sign(qd)"]
+    names = ref["names"]
     for j, name in enumerate(names):
         if not np.allclose(arr[:, j], expected[:, j], rtol=1e-6, atol=1e-6):
             found = [k for k in range(4) if np.allclose(arr[:, j], expected[:, k], rtol=1e-6, atol=1e-6)]
             where = f" (it holds {names[found[0]]}: check the order)" if found else ""
             return _report(False, f"column {j} should be {name}{where}")
-    return _report(True, "the regressor [qdd, sin q, qd, sign(qd)] is right")
+    return _report(True, f"the regressor [{', '.join(names)}] is right")
 
 
 def _pendulum_tuple(p: Any, which: str) -> tuple[bool, Any]:
@@ -198,15 +199,20 @@ def _design_experiment() -> tuple[np.ndarray, np.ndarray, float]:
 
 @student_check("Write motion(t) so that it returns the three arrays q, qd, qdd of your design.")
 def check_excitation_design(motion: Callable[[np.ndarray], Any], q_max: float = 0.5,
-                            target: float = 2.0) -> bool:
+                            target: float = 2.0, qd_max: float = 3.0, qdd_max: float = 15.0) -> bool:
     """Check an excitation of the pendulum designed for precise estimates (chapter 1, ex. 4).
 
     The experiment is the chapter's first one: N = 1000 samples over 10 s, torque noise of
     0.05 N m, the default :class:`~robidlib.models.Pendulum`. For the motion the answer
     returns, the check computes the standard deviations of least squares,
     ``sigma sqrt(diag((W'W)^-1))``, relative to the *true* parameters, and requires each to
-    be at most ``target`` percent while the angle stays within ``+-q_max``. It also checks
-    that ``qd`` and ``qdd`` are the derivatives of ``q`` (on a finer time grid).
+    be at most ``target`` percent while the motion stays within the joint's limits: the
+    angle within ``+-q_max``, the velocity within ``+-qd_max`` and the acceleration within
+    ``+-qdd_max`` (a real drive has all three; without the last two, a small fast
+    vibration on top of any motion "identifies" the inertia with accelerations of hundreds
+    of rad/s^2 that no motor of this pendulum delivers). The limits are checked on a time grid
+    twenty times finer than the samples, where the check also verifies that ``qd`` and
+    ``qdd`` are the derivatives of ``q``.
 
     Parameters
     ----------
@@ -217,6 +223,10 @@ def check_excitation_design(motion: Callable[[np.ndarray], Any], q_max: float = 
         Largest admissible ``|q|`` (rad).
     target : float, default 2.0
         Largest admissible relative standard deviation (%).
+    qd_max : float, default 3.0
+        Largest admissible ``|qd|`` (rad/s).
+    qdd_max : float, default 15.0
+        Largest admissible ``|qdd|`` (rad/s^2).
 
     Returns
     -------
@@ -225,7 +235,7 @@ def check_excitation_design(motion: Callable[[np.ndarray], Any], q_max: float = 
     Raises
     ------
     ValueError
-        If ``q_max`` or ``target`` is not positive and finite.
+        If ``q_max``, ``target``, ``qd_max`` or ``qdd_max`` is not positive and finite.
 
     Examples
     --------
@@ -234,7 +244,7 @@ def check_excitation_design(motion: Callable[[np.ndarray], Any], q_max: float = 
     ✘ relative standard deviations of a1, a2, a3: 133 %, 17.9 %, 2.22 %; each must be at most 2 %
     False
     """
-    for name, v in (("q_max", q_max), ("target", target)):
+    for name, v in (("q_max", q_max), ("target", target), ("qd_max", qd_max), ("qdd_max", qdd_max)):
         if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not (
                 np.isfinite(v) and v > 0):
             raise ValueError(f"{name} must be a positive finite number, got {v!r}")
@@ -260,9 +270,11 @@ def check_excitation_design(motion: Callable[[np.ndarray], Any], q_max: float = 
         if err > 1e-3 * max(np.abs(dx).max(), 1e-12) + 1e-9:
             return _report(False, f"{name} is not the time derivative of the signal before it (largest "
                                   f"mismatch {err:.3g}); keep frequencies below about 100 rad/s")
-    peak = float(np.abs(qf).max())
-    if peak > q_max * (1 + 1e-9):
-        return _report(False, f"the angle reaches {peak:.3f} rad, beyond the limit of {q_max:g} rad")
+    for what, x, limit, unit in (("angle", qf, q_max, "rad"), ("velocity", qdf, qd_max, "rad/s"),
+                                 ("acceleration", qddf, qdd_max, "rad/s^2")):
+        peak = float(np.abs(x).max())
+        if peak > limit * (1 + 1e-9):
+            return _report(False, f"the {what} reaches {peak:.3g} {unit}, beyond the limit of {limit:g} {unit}")
     W = Pendulum().regressor(q, qd, qdd)
     s = np.linalg.svd(W, compute_uv=False)
     if s[-1] <= 1e-9 * s[0]:

@@ -10,6 +10,9 @@ singular values, ``(W'W)^-1 = V diag(1/s^2) V'``.
   given or estimated from the OLS residuals :cite:`gautier2001`.
 * :func:`ridge` -- Tikhonov (ridge) regression towards a prior,
   ``min ||W b - y||^2 + lam ||b - prior||^2`` :cite:`hoerl1970`.
+* :func:`ridge_path` -- the ridge estimates over a grid of weights from one SVD, with the
+  two data-driven choices of the weight (generalised cross-validation, L-curve corner), for
+  one data set or many sharing ``W`` (a Monte Carlo).
 * :func:`sandwich_cov` -- the covariance of the OLS estimate when the noise is not the same
   on every row (per-joint noise levels, or any heteroscedasticity) :cite:`white1980`.
 """
@@ -17,15 +20,16 @@ singular values, ``(W'W)^-1 = V diag(1/s^2) V'``.
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
 import scipy.linalg
 
-from .._validate import as_array, check_int, check_nonnegative
+from .._validate import as_array, check_int, check_names, check_nonnegative
 from ._estimate import Estimate
 
-__all__ = ["ols", "wls", "ridge", "sandwich_cov", "default_rank_tol"]
+__all__ = ["ols", "wls", "ridge", "ridge_path", "RidgePath", "sandwich_cov", "default_rank_tol"]
 
 
 def default_rank_tol(s: np.ndarray, shape: tuple[int, int]) -> float:
@@ -82,11 +86,7 @@ def _check_system(W, y, names, overdetermined: bool = True) -> tuple[np.ndarray,
     if names is None:
         names = tuple(f"p{i + 1}" for i in range(p))
     else:
-        if isinstance(names, str):
-            raise TypeError(f"names must be a sequence of str (one per column of W), got the str {names!r}")
-        names = tuple(str(n) for n in names)
-        if len(names) != p:
-            raise ValueError(f"names must have {p} entries (one per column of W), got {len(names)}")
+        names = check_names("names", names, p)
     return W, y, names
 
 
@@ -412,6 +412,208 @@ def ridge(
     cov = sigma2 * (Vg @ Vg.T)
     info = {"lam": lam, "prior": prior_arr, "dof": dof, "cond_augmented": cond_aug}
     return _make_estimate(b, cov, sigma2, rank, cond, names, "ridge", info)
+
+
+@dataclass(frozen=True)
+class RidgePath:
+    """Ridge estimates over a grid of weights, and the weights GCV and the L-curve choose.
+
+    Made by :func:`ridge_path`. With ``K`` weights and ``D`` data sets (``D`` columns of
+    ``y``; a single data set drops that axis):
+
+    Attributes
+    ----------
+    lams : numpy.ndarray, shape (K,)
+        The weights, increasing.
+    residual_norm : numpy.ndarray, shape (K,) or (K, D)
+        ``||W b_lam - y||``.
+    solution_norm : numpy.ndarray, shape (K,) or (K, D)
+        ``||b_lam - prior||``.
+    dof : numpy.ndarray, shape (K,)
+        Effective number of parameters ``sum s_i^2 / (s_i^2 + lam)``.
+    gcv : numpy.ndarray, shape (K,) or (K, D)
+        Generalised cross-validation score ``(||W b_lam - y||^2 / r) / (1 - dof / r)^2``.
+    curvature : numpy.ndarray, shape (K,) or (K, D)
+        Signed curvature of the L-curve ``(log ||W b - y||, log ||b - prior||)`` as a
+        function of ``log lam`` (finite differences on the grid; NaN where a norm is zero).
+    i_gcv, i_lcurve : int or numpy.ndarray of int, shape (D,)
+        Index of the GCV minimum and of the L-curve corner (largest curvature) on the grid.
+    """
+
+    lams: np.ndarray
+    residual_norm: np.ndarray
+    solution_norm: np.ndarray
+    dof: np.ndarray
+    gcv: np.ndarray
+    curvature: np.ndarray
+    i_gcv: int | np.ndarray
+    i_lcurve: int | np.ndarray
+    _prior: np.ndarray = field(repr=False)
+    _V: np.ndarray = field(repr=False)
+    _gain: np.ndarray = field(repr=False)          # s / (s^2 + lam), shape (K, k)
+    _c: np.ndarray = field(repr=False)             # U' (y - W prior), shape (k, D)
+
+    @property
+    def lam_gcv(self) -> float | np.ndarray:
+        """The weight(s) GCV chooses."""
+        return self.lams[self.i_gcv]
+
+    @property
+    def lam_lcurve(self) -> float | np.ndarray:
+        """The weight(s) at the L-curve corner."""
+        return self.lams[self.i_lcurve]
+
+    def params(self, index: int | Sequence[int] | np.ndarray) -> np.ndarray:
+        """Ridge estimate(s) at the grid weight(s) ``lams[index]``.
+
+        Parameters
+        ----------
+        index : int or array_like of int, shape (D,)
+            One grid index for every data set, or one index per data set (e.g. ``i_gcv``).
+
+        Returns
+        -------
+        numpy.ndarray, shape (p,) or (p, D)
+
+        Raises
+        ------
+        TypeError
+            If ``index`` holds no integers.
+        ValueError
+            If an index is outside ``[0, K)`` or there is not one per data set.
+        """
+        K, D = self._gain.shape[0], self._c.shape[1]
+        idx = np.asarray(index)
+        if idx.dtype.kind not in "iu" or idx.ndim > 1:
+            raise TypeError(f"index must be an int or a 1-D array of ints, got {idx.dtype} of shape {idx.shape}")
+        if np.any(idx < 0) or np.any(idx >= K):
+            raise ValueError(f"index must lie in [0, {K}) (one per weight of the grid), got {index!r}")
+        single = self.residual_norm.ndim == 1
+        if idx.ndim == 0:
+            z = self._gain[int(idx)][:, None] * self._c
+        else:
+            if idx.shape != (D,):
+                raise ValueError(f"index must have one entry per data set ({D}), got shape {idx.shape}")
+            z = self._gain[idx].T * self._c
+        b = self._prior[:, None] + self._V @ z
+        return b[:, 0] if single else b
+
+
+def ridge_path(
+    W: np.ndarray,
+    y: np.ndarray,
+    lams: np.ndarray | Sequence[float],
+    prior: np.ndarray | Sequence[float] | None = None,
+) -> RidgePath:
+    """Ridge regression over a grid of weights, and the weights GCV and the L-curve choose.
+
+    For every weight ``lam`` of the grid, the ridge estimate of :func:`ridge`,
+    ``b_lam = argmin ||W b - y||^2 + lam ||b - prior||^2``, written with the thin SVD
+    ``W = U diag(s) V'`` and the filter factors ``f_i = s_i^2 / (s_i^2 + lam)``
+    :cite:`hansen1992`::
+
+        b_lam = prior + V diag(s / (s^2 + lam)) U' (y - W prior)
+
+    One SVD serves every weight and every data set: ``y`` may hold several data sets of the
+    same experiment as columns (a Monte Carlo over the noise). Two data-driven choices of the
+    weight are reported: the minimum of generalised cross-validation :cite:`hastie2009`,
+    ``GCV(lam) = (||W b_lam - y||^2 / r) / (1 - df_lam / r)^2`` with the effective number of
+    parameters ``df_lam = sum f_i``, and the corner of the L-curve :cite:`hansen1992`, the
+    point of largest curvature of ``(log ||W b_lam - y||, log ||b_lam - prior||)``, both
+    taken on the grid. The curvature is computed by finite differences in ``log lam``
+    (``numpy.gradient``), so the grid should be fine and logarithmic.
+
+    Parameters
+    ----------
+    W : array_like, shape (r, p)
+        Stacked regressor (any rank).
+    y : array_like, shape (r,) or (r, D)
+        Stacked measurements: one data set, or ``D`` data sets as columns.
+    lams : array_like, shape (K,)
+        Weights, finite, ``> 0`` and strictly increasing; at least 3 (for the curvature).
+    prior : array_like, shape (p,), optional
+        Prior parameter values; zeros when omitted.
+
+    Returns
+    -------
+    RidgePath
+        Norms, ``dof``, GCV, curvature, the chosen indices ``i_gcv``, ``i_lcurve`` and the
+        estimates at any grid weight (:meth:`RidgePath.params`).
+
+    Raises
+    ------
+    ValueError
+        On shape mismatch, an empty ``W`` or ``y``, non-finite data, weights that are not
+        positive, finite and strictly increasing, fewer than 3 weights, or a ``prior`` of the
+        wrong length.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.estimation.lsq import ridge, ridge_path
+    >>> rng = np.random.default_rng(0)
+    >>> W = rng.normal(size=(50, 3)) * [1.0, 1.0, 1e-3]       # one direction barely excited
+    >>> y = W @ [1.0, 2.0, 3.0] + 0.1 * rng.normal(size=50)
+    >>> path = ridge_path(W, y, np.logspace(-6, 2, 33), prior=[1.0, 2.0, 2.5])
+    >>> b = path.params(path.i_gcv)
+    >>> bool(np.allclose(b, ridge(W, y, path.lam_gcv, prior=[1.0, 2.0, 2.5]).params))
+    True
+    """
+    W = as_array("W", W, ndim=2)
+    y = as_array("y", y, ndim=(1, 2))
+    r, p = W.shape
+    if r == 0 or p == 0:
+        raise ValueError(f"W must have at least one row and one column, got shape {W.shape}")
+    if y.shape[0] != r:
+        raise ValueError(f"W has {r} rows but y has {y.shape[0]}; they must match")
+    if y.ndim == 2 and y.shape[1] == 0:
+        raise ValueError(f"y must hold at least one data set (column), got shape {y.shape}")
+    lams = as_array("lams", lams, ndim=1)
+    if lams.size < 3:
+        raise ValueError(f"lams must hold at least 3 weights (the L-curve's curvature needs them), got {lams.size}")
+    if np.any(lams <= 0):
+        raise ValueError(f"lams must be > 0 (ridge weights), got {lams.min():.3g}")
+    if np.any(np.diff(lams) <= 0):
+        k = int(np.flatnonzero(np.diff(lams) <= 0)[0])
+        raise ValueError(f"lams must be strictly increasing, got {lams[k]:.3g} then {lams[k + 1]:.3g}")
+    if prior is None:
+        prior_arr = np.zeros(p)
+    else:
+        prior_arr = as_array("prior", prior, ndim=1)
+        if prior_arr.shape != (p,):
+            raise ValueError(f"prior must have shape ({p},) (one value per column of W), got {prior_arr.shape}")
+    single = y.ndim == 1
+    Y = y[:, None] if single else y
+    U, s, Vt = scipy.linalg.svd(W, full_matrices=False, lapack_driver="gesdd")
+    R0 = Y - (W @ prior_arr)[:, None]
+    c = U.T @ R0                                                   # (k, D)
+    outside = np.clip(np.sum(R0**2, axis=0) - np.sum(c**2, axis=0), 0.0, None)
+    f = s**2 / (s**2 + lams[:, None])                              # (K, k)
+    gain = s / (s**2 + lams[:, None])                              # f / s, defined at s = 0
+    res2 = ((1.0 - f) ** 2) @ (c**2) + outside                     # (K, D)
+    sol = np.sqrt((gain**2) @ (c**2))
+    dof = f.sum(axis=1)
+    gcv = (res2 / r) / (1.0 - dof[:, None] / r) ** 2
+    ll = np.log(lams)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lx, ly = 0.5 * np.log(res2), np.log(sol)
+        dx, dy = np.gradient(lx, ll, axis=0), np.gradient(ly, ll, axis=0)
+        ddx, ddy = np.gradient(dx, ll, axis=0), np.gradient(dy, ll, axis=0)
+        curv = (dx * ddy - dy * ddx) / (dx**2 + dy**2) ** 1.5
+    i_gcv = np.argmin(gcv, axis=0)
+    finite = np.isfinite(curv)
+    i_l = np.argmax(np.where(finite, curv, -np.inf), axis=0)
+    if not np.all(finite.any(axis=0)):
+        bad = int(np.flatnonzero(~finite.any(axis=0))[0])
+        raise ValueError(f"y (data set {bad}) has no L-curve: the residual or the distance to the prior is zero "
+                         "for every weight (y = W prior exactly?)")
+    squeeze = (lambda a: a[:, 0]) if single else (lambda a: a)
+    return RidgePath(
+        lams=lams, residual_norm=squeeze(np.sqrt(res2)), solution_norm=squeeze(sol), dof=dof,
+        gcv=squeeze(gcv), curvature=squeeze(curv),
+        i_gcv=int(i_gcv[0]) if single else i_gcv, i_lcurve=int(i_l[0]) if single else i_l,
+        _prior=prior_arr, _V=Vt.T, _gain=gain, _c=c,
+    )
 
 
 def sandwich_cov(W: np.ndarray, y: np.ndarray, params: np.ndarray | Sequence[float] | None = None,

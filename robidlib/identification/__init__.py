@@ -12,7 +12,10 @@ The steps, each a module of one concern:
 :mod:`.estimate`        :func:`identify`: OLS, WLS with per-joint weights, essential
                         parameters, a hook for a physically consistent estimator
                         (:func:`physical_estimator`)
-:mod:`.validate`        :func:`validate`: held-out relative torque errors, residual spectrum
+:mod:`.validate`        :func:`validate`: held-out relative torque errors, residual spectrum;
+                        :func:`blocked_cross_validation` (each block held out once)
+:mod:`.figaroh`         :func:`~.figaroh.prepare_figaroh`, :func:`~.figaroh.figaroh_estimates`:
+                        FIGAROH's processing of a record, choice by choice (chapter 11)
 =====================  ==================================================================
 
 On another robot, with a URDF and logs of motor positions and currents::
@@ -42,9 +45,17 @@ from .estimate import (
 )
 from .model import DriveModel, khalil_name
 from .preprocess import IdentificationData, Settings, parallel_decimate, prepare, split
-from .validate import Validation, relative_errors, residual_spectrum, validate
+from .validate import (
+    BlockedCrossValidation,
+    Validation,
+    blocked_cross_validation,
+    relative_errors,
+    residual_spectrum,
+    validate,
+)
 
 __all__ = [
+    "BlockedCrossValidation",
     "DriveModel",
     "IdentificationData",
     "IdentificationResult",
@@ -63,6 +74,7 @@ __all__ = [
     "relative_errors",
     "residual_spectrum",
     "run",
+    "blocked_cross_validation",
     "split",
     "validate",
 ]
@@ -83,6 +95,11 @@ class PipelineRun:
     timings : dict
         Seconds per stage: ``filter``, ``regressor``, ``decimate``, ``base``, ``ols``,
         ``wls``, ``essential`` (and ``physical``), ``validate``.
+
+    Raises
+    ------
+    TypeError
+        A field of the wrong type.
     """
 
     data: IdentificationData
@@ -92,6 +109,13 @@ class PipelineRun:
     training: Validation
     validation: Validation
     timings: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, cls in (("data", IdentificationData), ("train", IdentificationData), ("test", IdentificationData),
+                          ("result", IdentificationResult), ("training", Validation), ("validation", Validation),
+                          ("timings", dict)):
+            if not isinstance(getattr(self, name), cls):
+                raise TypeError(f"{name} must be {cls.__name__}, got {type(getattr(self, name)).__name__}")
 
 
 def run(

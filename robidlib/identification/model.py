@@ -31,7 +31,7 @@ import numpy as np
 import scipy.special
 from numpy.typing import ArrayLike
 
-from .._validate import as_array, check_rng
+from .._validate import as_array, check_int, check_rng
 from ..base import BaseParameters, base_parameters, random_states
 from ..regressor import regressor as _rigid_regressor
 from ..robot import SerialRobot
@@ -397,7 +397,9 @@ class DriveModel:
         Raises
         ------
         ValueError
-            A non-positive number of samples.
+            A number of samples outside ``[1, 1e7]``.
+        TypeError
+            ``samples`` not an int, ``rng`` neither a Generator nor an int.
 
         Examples
         --------
@@ -406,8 +408,7 @@ class DriveModel:
         >>> bp.rank, bp.base_names[:3]
         (13, ('MX1R', 'MY1', 'ZZ1R'))
         """
-        if samples is None:
-            samples = max(50, 2 * self.p)
+        samples = max(50, 2 * self.p) if samples is None else check_int("samples", samples, 1, 10**7)
         q, qd, qdd = random_states(self.robot, samples, check_rng(rng))
         Y = self.regressor(q, qd, qdd)
         return base_parameters(Y.reshape(-1, self.p), names=self.khalil_names)

@@ -48,13 +48,14 @@ import numpy as np
 import scipy.signal
 from numpy.typing import ArrayLike
 
-from .._validate import as_array, check_positive
+from .._validate import as_array, check_fields, check_flag, check_positive
 from ..signals import differentiate, lowpass
 from .model import DriveModel
 
 __all__ = ["Settings", "IdentificationData", "prepare", "parallel_decimate", "split"]
 
 _CHUNK = 4096   # samples per regressor evaluation in prepare
+_MAX_ORDER = 20  # highest Butterworth order of the position filter
 
 
 def _int(name: str, value: Any, minimum: int) -> int:
@@ -110,7 +111,8 @@ class Settings:
     ------
     ValueError
         Non-positive or non-finite values, a cut-off at or above the Nyquist frequency, a
-        decimation factor outside ``[2, 13]``, negative thresholds or velocity noise.
+        decimation factor outside ``[2, 13]``, a ``filter_order`` above 20, negative or empty
+        thresholds, empty offsets, negative velocity noise.
     TypeError
         Integers given as floats (``trim``, ``filter_order``, ``decimation``).
 
@@ -141,6 +143,9 @@ class Settings:
                 f"cutoff must be below the Nyquist frequency 1/(2 ts) = {0.5 / self.ts:g} Hz, got {self.cutoff:g} Hz"
             )
         set_(self, "filter_order", _int("filter_order", self.filter_order, 1))
+        if self.filter_order > _MAX_ORDER:
+            raise ValueError(f"filter_order must be <= {_MAX_ORDER} (a Butterworth filter of higher order is not "
+                             f"stable in floating point), got {self.filter_order}")
         if self.trim is not None:
             set_(self, "trim", _int("trim", self.trim, 0))
         if isinstance(self.decimation, (numbers.Integral, str)):
@@ -156,6 +161,8 @@ class Settings:
             value = getattr(self, name)
             if value is not None:
                 arr = as_array(name, value, ndim=1).copy()
+                if arr.size == 0:
+                    raise ValueError(f"{name} must hold one value per joint, got an empty array")
                 if name == "velocity_threshold" and np.any(arr < 0):
                     raise ValueError(f"velocity_threshold must be >= 0, got {arr.tolist()}")
                 arr.setflags(write=False)
@@ -271,6 +278,12 @@ class IdentificationData:
     settings : Settings
     timings : dict
         Seconds spent in each stage (``filter``, ``regressor``, ``decimate``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape (the model's joints and columns), NaN/inf, ``keep``
+        not a bool array.
     """
 
     t: np.ndarray
@@ -283,6 +296,20 @@ class IdentificationData:
     model: DriveModel = field(repr=False)
     settings: Settings = field(repr=False)
     timings: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.model, DriveModel):
+            raise TypeError(f"model must be a DriveModel, got {type(self.model).__name__}")
+        if not isinstance(self.settings, Settings):
+            raise TypeError(f"settings must be Settings, got {type(self.settings).__name__}")
+        if not isinstance(self.timings, dict):
+            raise TypeError(f"timings must be a dict, got {type(self.timings).__name__}")
+        n, p = self.model.n, self.model.p
+        j = ("M", n)
+        check_fields(self, t=("M",), q=j, qd=j, qdd=j, tau=j, Y=("M", n, p))
+        keep = np.asarray(self.keep)
+        if keep.dtype != bool or keep.shape != self.t.shape + (n,):
+            raise TypeError(f"keep must be a bool array of shape {self.t.shape + (n,)}, got {keep.dtype} {keep.shape}")
 
     @property
     def n_samples(self) -> int:
@@ -310,7 +337,10 @@ class IdentificationData:
         ------
         ValueError
             Column indices out of range, or no equation left.
+        TypeError
+            ``use_keep`` not a bool.
         """
+        use_keep = check_flag("use_keep", use_keep)
         Y = self.Y
         if columns is not None:
             idx = np.asarray(columns)
@@ -331,11 +361,19 @@ class IdentificationData:
         Raises
         ------
         ValueError
-            A mask of the wrong length or no sample selected.
+            A mask of the wrong length, indices out of range, or no sample selected.
+        TypeError
+            ``samples`` neither a boolean mask nor integer indices.
         """
         s = np.asarray(samples)
-        if s.dtype == bool and s.shape != self.t.shape:
-            raise ValueError(f"samples mask must have shape {self.t.shape}, got {s.shape}")
+        if s.dtype == bool:
+            if s.shape != self.t.shape:
+                raise ValueError(f"samples mask must have shape {self.t.shape}, got {s.shape}")
+        elif s.dtype.kind not in "iu" or s.ndim != 1:
+            raise TypeError(f"samples must be a boolean mask or a 1-D array of integer indices, got {s.dtype} "
+                            f"of shape {s.shape}")
+        elif s.size and (s.min() < -self.n_samples or s.max() >= self.n_samples):
+            raise ValueError(f"samples must be indices in [0, {self.n_samples}), got the range [{s.min()}, {s.max()}]")
         t = self.t[s]
         if t.size == 0:
             raise ValueError("samples selects no sample")
@@ -370,6 +408,8 @@ def parallel_decimate(x: ArrayLike, factors: Sequence[int]) -> np.ndarray:
     ------
     ValueError
         NaN/inf, factors out of range, too few samples for the filter's padding.
+    TypeError
+        Non-numeric ``x``, ``factors`` not a sequence of ints.
 
     Examples
     --------
@@ -383,14 +423,17 @@ def parallel_decimate(x: ArrayLike, factors: Sequence[int]) -> np.ndarray:
     x = as_array("x", x)
     if x.ndim == 0 or x.shape[0] == 0:
         raise ValueError(f"x must hold samples along axis 0, got shape {x.shape}")
+    if isinstance(factors, (str, bytes)) or not hasattr(factors, "__iter__"):
+        raise TypeError(f"factors must be a sequence of ints such as (10, 10), got {type(factors).__name__}")
+    factors = [_int("factors entry", f, 2) for f in factors]
     out = x
-    for f in factors:
-        f = _int("decimation factor", f, 2)
+    for k, f in enumerate(factors):
         if f > 13:
-            raise ValueError(f"decimation factors must be <= 13, got {f}")
+            raise ValueError(f"factors must be <= 13, got {f}")
         need = 3 * 9 + 1   # filtfilt pads 3 * 9 samples (9 coefficients of the order-8 filter)
         if out.shape[0] < need:
-            raise ValueError(f"x has {out.shape[0]} samples at a decimation stage; at least {need} are needed")
+            raise ValueError(f"x has {out.shape[0]} samples at decimation stage {k + 1} of factors {factors}; at "
+                             f"least {need} are needed")
         out = scipy.signal.decimate(out, f, ftype="iir", zero_phase=True, axis=0)
     return np.array(out, copy=True) if out is x else out
 

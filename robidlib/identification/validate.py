@@ -11,15 +11,19 @@ velocity reversals (friction).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.signal
 
-from .._validate import as_array
-from .estimate import IdentificationResult
+from .._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_names,
+                         check_positive)
+from ..base import BaseParameters
+from .estimate import _ESTIMATES, IdentificationResult, identify
 from .preprocess import IdentificationData
 
-__all__ = ["Validation", "validate", "relative_errors", "residual_spectrum"]
+__all__ = ["Validation", "validate", "relative_errors", "residual_spectrum", "BlockedCrossValidation",
+           "blocked_cross_validation"]
 
 
 def relative_errors(observed: np.ndarray, predicted: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, float]:
@@ -42,6 +46,8 @@ def relative_errors(observed: np.ndarray, predicted: np.ndarray, mask: np.ndarra
     ------
     ValueError
         Shapes that differ, NaN/inf, a joint with no entry or zero torque.
+    TypeError
+        Non-numeric ``observed``/``predicted``, a ``mask`` that is not boolean.
 
     Examples
     --------
@@ -52,10 +58,10 @@ def relative_errors(observed: np.ndarray, predicted: np.ndarray, mask: np.ndarra
     ([0.1, 0.1], 0.1)
     """
     o = as_array("observed", observed, ndim=2)
-    p = as_array("predicted", predicted, shape=o.shape)
-    m = np.ones(o.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-    if m.shape != o.shape:
-        raise ValueError(f"mask must have shape {o.shape}, got {m.shape}")
+    p = as_array("predicted", predicted, ndim=2)
+    if p.shape != o.shape:
+        raise ValueError(f"predicted must have the shape of observed {o.shape}, got {p.shape}")
+    m = np.ones(o.shape, dtype=bool) if mask is None else _mask("mask", mask, o.shape)
     e2 = np.where(m, (o - p) ** 2, 0.0).sum(axis=0)
     o2 = np.where(m, o**2, 0.0).sum(axis=0)
     if np.any(o2 == 0):
@@ -84,7 +90,10 @@ def residual_spectrum(residual: np.ndarray, fs: float, nperseg: int | None = Non
     Raises
     ------
     ValueError
-        NaN/inf, fewer than 8 samples, a non-positive ``fs``.
+        NaN/inf, fewer than 8 samples, a non-positive ``fs``, ``nperseg`` outside
+        ``[2, M]``.
+    TypeError
+        Non-numeric ``residual`` or ``fs``, a non-integer ``nperseg``.
 
     Examples
     --------
@@ -97,10 +106,19 @@ def residual_spectrum(residual: np.ndarray, fs: float, nperseg: int | None = Non
     r = as_array("residual", residual, ndim=2)
     if r.shape[0] < 8:
         raise ValueError(f"residual needs at least 8 samples, got {r.shape[0]}")
-    if not np.isfinite(fs) or fs <= 0:
-        raise ValueError(f"fs must be a positive frequency, got {fs}")
-    seg = min(r.shape[0], 128) if nperseg is None else int(nperseg)
+    fs = check_positive("fs", fs)
+    seg = min(r.shape[0], 128) if nperseg is None else check_int("nperseg", nperseg, 2, r.shape[0])
     return scipy.signal.welch(r, fs=fs, nperseg=seg, axis=0)
+
+
+def _mask(name: str, mask: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """A boolean mask of ``shape`` (numbers are not masks: 0.5 would be True)."""
+    m = np.asarray(mask)
+    if m.dtype != bool:
+        raise TypeError(f"{name} must be an array of bools, got dtype {m.dtype}")
+    if m.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}, got {m.shape}")
+    return m
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,6 +141,12 @@ class Validation:
     observed : numpy.ndarray, shape (M, n)
     keep : numpy.ndarray of bool, shape (M, n)
     t : numpy.ndarray, shape (M,)
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape (one entry per method in each dict), ``keep`` not
+        a bool array of the shape of ``observed``.
     """
 
     methods: tuple
@@ -134,12 +158,40 @@ class Validation:
     keep: np.ndarray
     t: np.ndarray
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "methods", check_names("methods", self.methods))
+        for name in ("per_joint", "overall", "rms", "predicted"):
+            d = getattr(self, name)
+            if not isinstance(d, dict) or set(d) != set(self.methods):
+                got = sorted(d) if isinstance(d, dict) else type(d).__name__
+                raise TypeError(f"{name} must be a dict with one entry per method {list(self.methods)}, got {got}")
+        dims = check_fields(self, observed=("M", "n"), t=("M",))
+        if np.shape(self.keep) != (dims["M"], dims["n"]):
+            raise ValueError(f"keep must have the shape of observed {(dims['M'], dims['n'])}, got {np.shape(self.keep)}")
+        _mask("keep", self.keep, (dims["M"], dims["n"]))
+
     def residual(self, method: str = "wls") -> np.ndarray:
-        """``observed - predicted[method]``, shape (M, n)."""
+        """``observed - predicted[method]``, shape (M, n).
+
+        Raises
+        ------
+        ValueError
+            ``method`` is not one of :attr:`methods`.
+        """
+        check_choice("method", method, self.methods)
         return self.observed - self.predicted[method]
 
     def spectrum(self, method: str = "wls", fs: float | None = None, nperseg: int | None = None):
-        """Welch spectrum of the residual of ``method`` (default rate: from ``t``)."""
+        """Welch spectrum of the residual of ``method`` (default rate: from ``t``).
+
+        Returns ``(f, psd)`` as :func:`residual_spectrum`.
+
+        Raises
+        ------
+        ValueError
+            ``method`` is not one of :attr:`methods`, a bad ``fs`` or ``nperseg``.
+        """
+        check_choice("method", method, self.methods)
         if fs is None:
             fs = 1.0 / float(np.median(np.diff(self.t)))
         return residual_spectrum(self.residual(method), fs, nperseg)
@@ -172,12 +224,17 @@ def validate(
     ValueError
         Unknown method, data of another model.
     TypeError
-        Wrong argument types.
+        Wrong argument types (``methods`` not a sequence of names, ``use_keep`` not a bool).
     """
     if not isinstance(result, IdentificationResult):
         raise TypeError(f"result must be an IdentificationResult, got {type(result).__name__}")
     if not isinstance(data, IdentificationData):
         raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
+    methods = check_names("methods", methods)
+    for m in methods:
+        if m not in _ESTIMATES:
+            raise ValueError(f"unknown estimate {m!r} in methods; expected some of {', '.join(map(repr, _ESTIMATES))}")
+    check_flag("use_keep", use_keep)
     mask = data.keep if use_keep else np.ones_like(data.keep)
     per, tot, rms, pred = {}, {}, {}, {}
     count = np.maximum(mask.sum(axis=0), 1)
@@ -187,3 +244,152 @@ def validate(
         rms[m] = np.sqrt(np.where(mask, (data.tau - pred[m]) ** 2, 0.0).sum(axis=0) / count)
     return Validation(methods=tuple(methods), per_joint=per, overall=tot, rms=rms, predicted=pred, observed=data.tau,
                       keep=data.keep, t=data.t)
+
+
+@dataclass(frozen=True, eq=False)
+class BlockedCrossValidation:
+    """Result of :func:`blocked_cross_validation`.
+
+    Attributes
+    ----------
+    method : str
+        The estimate evaluated (see :meth:`IdentificationResult.estimate`).
+    blocks : numpy.ndarray, shape (k, 2)
+        Start and end time (s) of each held-out block.
+    per_fold : numpy.ndarray, shape (k,)
+        Relative torque error of each held-out block, over its kept equations.
+    per_fold_joint : numpy.ndarray, shape (k, n)
+        The same per joint.
+    rms_fold_joint : numpy.ndarray, shape (k, n)
+        Root-mean-square torque errors (N m) of each block and joint.
+    pooled : float
+        Relative error over every held-out equation of every block at once.
+    pooled_joint : numpy.ndarray, shape (n,)
+    """
+
+    method: str
+    blocks: np.ndarray
+    per_fold: np.ndarray
+    per_fold_joint: np.ndarray
+    rms_fold_joint: np.ndarray
+    pooled: float
+    pooled_joint: np.ndarray
+
+    @property
+    def mean(self) -> float:
+        """Mean of the blocks' relative errors."""
+        return float(self.per_fold.mean())
+
+
+def blocked_cross_validation(
+    data: IdentificationData,
+    folds: int = 5,
+    *,
+    guard: float = 0.1,
+    method: str = "wls",
+    base: BaseParameters | None = None,
+    span: str = "moving",
+) -> BlockedCrossValidation:
+    """Blocked k-fold cross-validation in time: every block held out once, fitted on the rest.
+
+    The span is cut into ``folds`` contiguous blocks of equal duration. For each block the
+    model is identified (:func:`~robidlib.identification.estimate.identify`) on every sample
+    outside it and ``guard`` seconds away from it (the decimation filter spreads each sample
+    over its neighbours), and the held-out block is predicted (:func:`validate`). Unlike one
+    cut, every part of the record is tested once, so a block in which a joint barely moves
+    shows as one fold among several instead of being the whole validation.
+
+    Parameters
+    ----------
+    data : ~robidlib.identification.preprocess.IdentificationData
+    folds : int, default 5
+        Number of blocks, >= 2.
+    guard : float, default 0.1
+        Seconds left out on each side of the held-out block, >= 0.
+    method : str, default "wls"
+        Estimate to evaluate: ``"ols"``, ``"wls"`` or ``"essential"``.
+    base : BaseParameters, optional
+        As for :func:`identify` (default ``data.model.base_parameters()``, computed once).
+    span : {"moving", "record"}, default "moving"
+        The blocks cover the samples from the first to the last one with a kept equation
+        (``"moving"``: a record that starts and ends at rest is not cut into blocks of rest)
+        or the whole record.
+
+    Returns
+    -------
+    BlockedCrossValidation
+
+    Raises
+    ------
+    TypeError
+        ``data`` not IdentificationData, ``folds`` not an int, ``base`` not BaseParameters.
+    ValueError
+        ``folds`` < 2, a negative ``guard``, an unknown ``method`` or ``span``, a block with no
+        kept equation of some joint, or a fitting part that does not excite the model (the
+        message names the block).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.identification import DriveModel, Settings, prepare
+    >>> from robidlib.models import planar_2r
+    >>> model = DriveModel(planar_2r(), offset=False)
+    >>> t = np.arange(50000) * 2e-4
+    >>> w = np.array([[1.1, 2.3, 3.7], [1.7, 2.9, 4.3]])
+    >>> q = np.stack([np.sin(np.outer(t, w[j])).sum(1) for j in range(2)], 1) * 0.3
+    >>> x = model.pack(friction=[[0.5, 0.2], [0.3, 0.1]], rotor=[0.05, 0.02])
+    >>> tau = model.torques(q, np.gradient(q, 2e-4, axis=0),
+    ...                     np.gradient(np.gradient(q, 2e-4, axis=0), 2e-4, axis=0), x)
+    >>> tau = tau + 0.01 * np.random.default_rng(0).standard_normal(tau.shape)
+    >>> cv = blocked_cross_validation(prepare(t, q, tau, model, Settings(ts=2e-4)), folds=4)
+    >>> cv.per_fold.shape, bool(cv.pooled < 0.05)
+    ((4,), True)
+    """
+    if not isinstance(data, IdentificationData):
+        raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
+    if isinstance(folds, (bool, np.bool_)) or not isinstance(folds, (int, np.integer)):
+        raise TypeError(f"folds must be an int, got {type(folds).__name__}")
+    if folds < 2 or folds > data.n_samples // 2:
+        raise ValueError(f"folds must be in [2, {data.n_samples // 2}] (half the {data.n_samples} samples), got {folds}")
+    guard = check_positive("guard", guard, allow_zero=True)
+    method = check_choice("method", method, ("ols", "wls", "essential"))
+    span = check_choice("span", span, ("moving", "record"))
+    if base is not None and not isinstance(base, BaseParameters):
+        raise TypeError(f"base must be BaseParameters or None, got {type(base).__name__}")
+    base = data.model.base_parameters() if base is None else base
+    t = data.t
+    dt = float(np.median(np.diff(t))) if t.size > 1 else 0.0
+    moving = np.any(data.keep, axis=1)
+    if span == "moving":
+        if not np.any(moving):
+            raise ValueError("data has no kept equation: nothing to cross-validate")
+        t0, t1 = t[moving][0], t[moving][-1] + dt
+    else:
+        t0, t1 = t[0], t[-1] + dt
+    edges = np.linspace(t0, t1, int(folds) + 1)
+    n = data.keep.shape[1]
+    per, per_j, rms_j = np.zeros(folds), np.zeros((folds, n)), np.zeros((folds, n))
+    e2, o2 = np.zeros(n), np.zeros(n)
+    for f in range(int(folds)):
+        lo, hi = edges[f], edges[f + 1]
+        held = (t >= lo) & (t < hi)
+        fit = (t < lo - guard) | (t >= hi + guard)
+        if not np.any(held) or not np.any(fit):
+            raise ValueError(f"block {f + 1} of {folds} ([{lo:.3g}, {hi:.3g}) s, guard {guard:g} s) leaves a part empty")
+        test = data.select(held)
+        missing = np.flatnonzero(~np.any(test.keep, axis=0))
+        if missing.size:
+            raise ValueError(f"block {f + 1} of {folds} ([{lo:.3g}, {hi:.3g}) s) has no kept equation of joint(s) "
+                             f"{(missing + 1).tolist()}: use fewer folds")
+        try:
+            res = identify(data.select(fit), base=base)
+        except ValueError as exc:
+            raise ValueError(f"block {f + 1} of {folds}: fitting on the rest failed: {exc}") from None
+        v = validate(res, test, (method,))
+        per[f], per_j[f], rms_j[f] = v.overall[method], v.per_joint[method], v.rms[method]
+        r = np.where(test.keep, test.tau - v.predicted[method], 0.0)
+        e2 += np.sum(r**2, axis=0)
+        o2 += np.sum(np.where(test.keep, test.tau, 0.0) ** 2, axis=0)
+    return BlockedCrossValidation(method=method, blocks=np.column_stack([edges[:-1], edges[1:]]), per_fold=per,
+                                  per_fold_joint=per_j, rms_fold_joint=rms_j, pooled=float(np.sqrt(e2.sum() / o2.sum())),
+                                  pooled_joint=np.sqrt(e2 / o2))

@@ -11,7 +11,8 @@ imports the rest of robidlib, never the other way round: the core computes, this
 * :mod:`robidlib.plotting.schematics`: :func:`pendulum_sketch`, :func:`adaline_schematic`.
 * :mod:`robidlib.plotting.figures`: :func:`confidence_ellipse`, :func:`singular_values`,
   :func:`estimate_band`, :func:`parameter_history`, :func:`grouped_bars`,
-  :func:`estimate_errorbars`, :func:`measured_vs_predicted`.
+  :func:`estimate_errorbars`, :func:`measured_vs_predicted`,
+  :func:`error_distribution`.
 
 Every drawing function takes an optional ``ax`` and returns the axes it drew on; artists
 carry a ``gid`` saying what they show (``"link"``, ``"truth"``, ``"band"``, ...).
@@ -20,6 +21,7 @@ carry a ``gid`` saying what they show (``"link"``, ``"truth"``, ``"band"``, ...)
 from .figures import (
     confidence_ellipse,
     ellipse_points,
+    error_distribution,
     estimate_band,
     estimate_errorbars,
     grouped_bars,
@@ -39,6 +41,7 @@ __all__ = [
     "confidence_ellipse",
     "draw_robot",
     "ellipse_points",
+    "error_distribution",
     "estimate_band",
     "estimate_errorbars",
     "grouped_bars",

@@ -7,7 +7,8 @@
   ``+-k sigma`` band, the truth and a batch reference;
 * :func:`grouped_bars`, :func:`estimate_errorbars`: one quantity per parameter for several
   methods, and estimates with error bars against the truth;
-* :func:`measured_vs_predicted`: measured signals per joint and a model's prediction.
+* :func:`measured_vs_predicted`: measured signals per joint and a model's prediction;
+* :func:`error_distribution`: the distribution of an error over Monte Carlo draws, per method.
 
 Every function takes an optional ``ax`` (or ``axes``) and returns what it drew on, so that
 a chapter can add its own title and labels.
@@ -36,18 +37,31 @@ __all__ = [
     "grouped_bars",
     "estimate_errorbars",
     "measured_vs_predicted",
+    "error_distribution",
 ]
 
 TRUTH_STYLE: dict[str, Any] = dict(color="k", ls="--", lw=1.0)
 REFERENCE_STYLE: dict[str, Any] = dict(color=PALETTE["green"], ls=":", lw=1.5)
 
 
-def _int(name: str, value: Any, minimum: int) -> int:
+#: Most points or panels a figure function draws (more would only exhaust memory).
+_MAX_POINTS = 10**6
+
+
+def _int(name: str, value: Any, minimum: int, maximum: int = _MAX_POINTS) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}")
     return int(value)
+
+
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
 
 
 def _names(name: str, names: Any, p: int, default: str = "p") -> list[str]:
@@ -55,7 +69,10 @@ def _names(name: str, names: Any, p: int, default: str = "p") -> list[str]:
         return [f"{default}{i + 1}" for i in range(p)]
     if isinstance(names, str):
         raise TypeError(f"{name} must be a sequence of {p} strings, got a single string")
-    out = [str(s) for s in names]
+    out = list(names)
+    bad = [v for v in out if not isinstance(v, str)]
+    if bad:
+        raise TypeError(f"{name} must hold strings, got {type(bad[0]).__name__} {bad[0]!r}")
     if len(out) != p:
         raise ValueError(f"{name} must hold {p} labels, got {len(out)}")
     return out
@@ -63,13 +80,17 @@ def _names(name: str, names: Any, p: int, default: str = "p") -> list[str]:
 
 def _mean_cov(mean: ArrayLike, cov: ArrayLike, dims: Sequence[int] | None) -> tuple[np.ndarray, np.ndarray]:
     m = _real("mean", mean, ndim=1)
-    C = _real("cov", cov, shape=(m.size, m.size))
+    C = _real("cov", cov, ndim=2)
+    if C.shape != (m.size, m.size):
+        raise ValueError(f"cov must have shape ({m.size}, {m.size}) to match mean, got {C.shape}")
     if dims is not None:
+        if isinstance(dims, (str, bytes)) or not hasattr(dims, "__iter__"):
+            raise TypeError(f"dims must be two integer indices (i, j), got {type(dims).__name__} {dims!r}")
         idx = list(dims)
         if len(idx) != 2 or len(set(idx)) != 2 or not all(isinstance(i, (int, np.integer)) for i in idx):
             raise ValueError(f"dims must be two different integer indices, got {dims!r}")
         if not all(-m.size <= i < m.size for i in idx):
-            raise ValueError(f"dims {dims!r} out of range for a mean of length {m.size}")
+            raise ValueError(f"dims {dims!r} out of range: expected indices in [0, {m.size}) (the length of mean)")
         m, C = m[idx], C[np.ix_(idx, idx)]
     if m.size != 2:
         raise ValueError(f"mean must have 2 entries (or pass dims=(i, j)), got {m.size}")
@@ -241,7 +262,8 @@ def singular_values(
     TypeError
         Complex or non-numeric ``s``.
     ValueError
-        ``s`` empty, not 1-D, NaN/inf, negative, increasing, all zero; ``tol`` not > 0.
+        ``s`` empty, not 1-D, NaN/inf, negative, increasing, all zero; ``tol`` not > 0 or
+        below the round-off level ``eps * s[0]``.
 
     Examples
     --------
@@ -265,6 +287,10 @@ def singular_values(
     if sv[0] == 0:
         raise ValueError("s is all zero: nothing to show on a log scale")
     t = None if tol is None else check_positive("tol", tol)
+    if t is not None and t < np.finfo(float).eps * sv[0]:
+        raise ValueError(f"tol must be >= eps * s[0] = {np.finfo(float).eps * sv[0]:.3g} (the round-off level of "
+                         f"the singular values: below it round-off would count as rank), got {t:.3g}")
+    relative = _flag("relative", relative)
     ax = _axes(ax, False)
     div = sv[0] if relative else 1.0
     y = sv / div
@@ -351,8 +377,11 @@ def estimate_band(
     ('EKF', 'band')
     """
     xs = _real("x", x, ndim=1)
-    m = _real("mean", mean, shape=xs.shape)
-    sd = _real("std", std, shape=xs.shape)
+    m = _real("mean", mean, ndim=1)
+    sd = _real("std", std, ndim=1)
+    for name, a in (("mean", m), ("std", sd)):
+        if a.shape != xs.shape:
+            raise ValueError(f"{name} must have shape {xs.shape} (that of x), got {a.shape}")
     if np.any(sd < 0):
         raise ValueError(f"std must be >= 0, got the minimum {sd.min()!r}")
     k = check_positive("n_std", n_std)
@@ -368,7 +397,7 @@ def estimate_band(
 def _grid(k: int, ncols: int | None, figsize: Any = None) -> np.ndarray:
     import matplotlib.pyplot as plt
 
-    nc = min(k, 4) if ncols is None else _int("ncols", ncols, 1)
+    nc = min(k, 4) if ncols is None else _int("ncols", ncols, 1, 64)
     nr = -(-k // nc)
     size = (2.3 * nc + 1.0, 2.0 * nr + 0.7) if figsize is None else _real("figsize", figsize, shape=(2,))
     fig, axs = plt.subplots(nr, nc, figsize=tuple(size), sharex=True, squeeze=False)
@@ -437,7 +466,7 @@ def parameter_history(
         Smallest half-width of the zoom, in the unit of each parameter (for parameters
         whose truth is zero); a zero half-width leaves that panel's limits alone.
     ncols : int, optional
-        Panels per row of a new figure (default up to 4).
+        Panels per row of a new figure, 1 to 64 (default up to 4).
     figsize : (float, float), optional
         Size of a new figure in inches (default from the number of panels).
     xlabel : str, default "time $t$ (s)"
@@ -450,11 +479,12 @@ def parameter_history(
     Raises
     ------
     TypeError
-        Complex or non-numeric arrays, non-integer ``select`` entries or ``ncols``.
+        Complex or non-numeric arrays, non-integer ``select`` entries or ``ncols``, labels
+        that are not strings.
     ValueError
         Inconsistent shapes, NaN/inf, negative ``std``, ``select`` out of range or empty,
         ``axes`` not one per selected parameter, ``span`` without ``truth`` or not > 0,
-        a negative ``span_min``.
+        a negative ``span_min``, ``ncols`` outside 1..64.
 
     Examples
     --------
@@ -473,8 +503,10 @@ def parameter_history(
     P = _real("params", params, ndim=2)
     N, p = P.shape
     if N != ts.size:
-        raise ValueError(f"params must have one row per time sample ({ts.size}), got shape {P.shape}")
-    S = None if std is None else _real("std", std, shape=(N, p))
+        raise ValueError(f"params must have one row per time sample of t ({ts.size}), got shape {P.shape}")
+    S = None if std is None else _real("std", std, ndim=2)
+    if S is not None and S.shape != (N, p):
+        raise ValueError(f"std must have the shape of params ({N}, {p}), got {S.shape}")
     if S is not None and np.any(S < 0):
         raise ValueError(f"std must be >= 0, got the minimum {S.min()!r}")
     sel = list(range(p)) if select is None else list(select)
@@ -571,7 +603,8 @@ def grouped_bars(
     Raises
     ------
     TypeError
-        ``values`` not a mapping, complex or non-numeric values.
+        ``values`` not a mapping, complex or non-numeric values, ``names`` not strings,
+        ``log`` not a bool.
     ValueError
         No method, values not of length p, NaN/inf, non-positive values with ``log``,
         ``colors`` not one per method, ``width`` outside (0, 1].
@@ -591,11 +624,17 @@ def grouped_bars(
         raise ValueError("values must hold at least one method, got an empty mapping")
     if isinstance(names, str) or not isinstance(names, Sequence):
         raise TypeError(f"names must be a sequence of strings, got {type(names).__name__}")
-    labels = [str(s) for s in names]
+    labels = _names("names", names, len(names))
     p = len(labels)
     if p == 0:
         raise ValueError("names must hold at least one parameter name, got an empty sequence")
-    data = {str(k): _real(f"values[{k!r}]", v, shape=(p,)) for k, v in values.items()}
+    data = {}
+    for k, v in values.items():
+        a = _real(f"values[{k!r}]", v, ndim=1)
+        if a.shape != (p,):
+            raise ValueError(f"values[{k!r}] must have shape ({p},) (one per entry of names), got {a.shape}")
+        data[str(k)] = a
+    log = _flag("log", log)
     if log and any(np.any(v <= 0) for v in data.values()):
         raise ValueError("values must be > 0 on a log scale (log=True)")
     cols = None if colors is None else _names("colors", colors, len(data))
@@ -686,7 +725,10 @@ def estimate_errorbars(
             par, sd = e
         else:
             raise TypeError(f"estimates[{lab!r}] must be an Estimate or a pair (params, std), got {type(e).__name__}")
-        par, sd = _real(f"estimates[{lab!r}] params", par, shape=(p,)), _real(f"estimates[{lab!r}] std", sd, shape=(p,))
+        par, sd = _real(f"estimates[{lab!r}] params", par, ndim=1), _real(f"estimates[{lab!r}] std", sd, ndim=1)
+        if par.shape != (p,) or sd.shape != (p,):
+            raise ValueError(f"estimates[{lab!r}] params and std must have shape ({p},) (one per entry of truth), "
+                             f"got {par.shape} and {sd.shape}")
         if np.any(sd < 0):
             raise ValueError(f"estimates[{lab!r}] std must be >= 0")
         pairs[str(lab)] = (par, sd)
@@ -696,7 +738,10 @@ def estimate_errorbars(
             raise ValueError("truth has zero entries: give scale= (e.g. np.maximum(abs(truth), 0.05))")
         sc = np.abs(tr)
     else:
-        sc = np.broadcast_to(_real("scale", scale, ndim=(0, 1)), (p,))
+        sc = _real("scale", scale, ndim=(0, 1))
+        if sc.ndim == 1 and sc.shape != (p,):
+            raise ValueError(f"scale must be a number or have shape ({p},) (one per entry of truth), got {sc.shape}")
+        sc = np.broadcast_to(sc, (p,))
         if np.any(sc <= 0):
             raise ValueError("scale must be > 0 for every parameter")
     k = check_positive("n_std", n_std)
@@ -773,7 +818,7 @@ def measured_vs_predicted(
     ts = _real("t", t, ndim=1)
     M = _real("measured", measured, ndim=(1, 2))
     if M.shape[0] != ts.size:
-        raise ValueError(f"measured must have one row per time sample ({ts.size}), got shape {M.shape}")
+        raise ValueError(f"measured must have one row per time sample of t ({ts.size}), got shape {M.shape}")
     M = M.reshape(ts.size, -1)
     n = M.shape[1]
     preds = dict(predicted) if isinstance(predicted, Mapping) else {"model": predicted}
@@ -803,3 +848,168 @@ def measured_vs_predicted(
     axs[-1].set_xlabel(xlabel)
     axs[0].legend(loc="upper right", ncol=1 + len(preds), markerscale=4)
     return axs
+
+
+_GROUP_STYLES = ("-", "--", ":", "-.")
+
+
+def _distributions(errors: Any) -> tuple[dict[str, dict[str, np.ndarray]], bool]:
+    """``{group: {method: values}}`` from a flat or nested mapping, and whether it was nested."""
+    if not isinstance(errors, Mapping):
+        raise TypeError(f"errors must be a mapping label -> values (or group -> such a mapping), "
+                        f"got {type(errors).__name__}")
+    if not errors:
+        raise ValueError("errors must hold at least one method, got an empty mapping")
+    nested = all(isinstance(v, Mapping) for v in errors.values())
+    if not nested and any(isinstance(v, Mapping) for v in errors.values()):
+        raise TypeError("errors must be either label -> values or group -> (label -> values), not a mix")
+    groups = errors if nested else {"": errors}
+    out: dict[str, dict[str, np.ndarray]] = {}
+    for g, methods in groups.items():
+        if not methods:
+            raise ValueError(f"errors[{g!r}] must hold at least one method, got an empty mapping")
+        out[str(g)] = {}
+        for k, v in methods.items():
+            where = f"errors[{g!r}][{k!r}]" if nested else f"errors[{k!r}]"
+            a = _real(where, v, ndim=1)
+            if a.size == 0:
+                raise ValueError(f"{where} must hold at least one value, got none")
+            out[str(g)][str(k)] = a
+    return out, nested
+
+
+def error_distribution(
+    errors: Mapping[str, ArrayLike] | Mapping[str, Mapping[str, ArrayLike]],
+    ax: Axes | None = None,
+    *,
+    kind: str = "ecdf",
+    log: bool = True,
+    label: str | None = None,
+    reference: float | None = None,
+    reference_label: str | None = None,
+    marks: Mapping[str, float] | None = None,
+    colors: Sequence[str] | None = None,
+) -> Axes:
+    """The distribution of an error over Monte Carlo draws, one curve or box per method.
+
+    Where one random draw could mislead (the choice of a regularisation weight, a filter, an
+    estimator on one noise realisation), the figure shows every draw: ``kind="ecdf"`` draws
+    the empirical distribution function of each method's errors (the fraction of draws with
+    an error at most x, so that tails and failure rates can be read off), ``kind="box"`` a
+    box plot per method (median, quartiles, whiskers at 1.5 interquartile ranges, outliers).
+    A nested mapping ``{group: {method: errors}}`` compares several experiments: line styles
+    (ECDF) or colours (boxes) tell the groups apart.
+
+    Parameters
+    ----------
+    errors : mapping of str to array_like, shape (R,), or mapping of str to such mappings
+        Method label -> the errors of its ``R`` draws (``R`` may differ between methods),
+        or group label -> such a mapping.
+    ax : matplotlib.axes.Axes, optional
+    kind : {"ecdf", "box"}, default "ecdf"
+    log : bool, default True
+        Logarithmic error axis (errors must then be > 0).
+    label : str, optional
+        Label of the error axis (x for ECDF, y for boxes).
+    reference : float, optional
+        A fixed error to compare with (e.g. that of the prior alone), drawn as a line.
+    reference_label : str, optional
+        Legend entry of ``reference``.
+    marks : mapping of str to float, optional
+        ECDF only, flat ``errors`` only: method label -> one error to mark on that method's
+        curve (e.g. the error on the data set a chapter showed).
+    colors : sequence of str, optional
+        One colour per method (ECDF) or per group (boxes); default the colour cycle.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Artists carry the gid ``"ecdf"``, ``"box"``, ``"reference"`` or ``"mark"``.
+
+    Raises
+    ------
+    TypeError
+        ``errors`` not a mapping (or a mix of flat and nested), complex or non-numeric values,
+        ``ax`` not an Axes.
+    ValueError
+        No method, a method without values, NaN/inf, non-positive values or reference with
+        ``log``, unknown ``kind``, ``marks`` naming an unknown method or used with boxes or
+        groups, ``colors`` not one per method (ECDF) or group (box).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from robidlib.plotting import error_distribution
+    >>> rng = np.random.default_rng(0)
+    >>> errs = {"GCV": rng.lognormal(-3, 1.5, 200), "L-curve": rng.lognormal(-2.8, 0.2, 200)}
+    >>> ax = error_distribution(errs, reference=0.12, reference_label="prior alone")
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['GCV', 'L-curve', 'prior alone']
+    """
+    data, nested = _distributions(errors)
+    if kind not in ("ecdf", "box"):
+        raise ValueError(f"kind must be 'ecdf' or 'box', got {kind!r}")
+    if not isinstance(log, (bool, np.bool_)):
+        raise TypeError(f"log must be a bool, got {type(log).__name__}")
+    if log and any(np.any(v <= 0) for m in data.values() for v in m.values()):
+        raise ValueError("errors must be > 0 on a log scale (log=True)")
+    ref = None
+    if reference is not None:
+        ref = check_positive("reference", reference, allow_zero=not log)
+    methods = list(dict.fromkeys(k for m in data.values() for k in m))
+    ax = _axes(ax, False)
+    if kind == "ecdf":
+        cols = _names("colors", colors, len(methods)) if colors is not None else [f"C{k}" for k in range(len(methods))]
+        if len(data) > len(_GROUP_STYLES):
+            raise ValueError(f"errors must hold at most {len(_GROUP_STYLES)} groups for an ECDF, got {len(data)}")
+        for g, (group, m) in enumerate(data.items()):
+            for name, v in m.items():
+                x = np.sort(v)
+                y = np.arange(1, x.size + 1) / x.size
+                lab = f"{name}, {group}" if nested else name
+                ax.step(np.r_[x[0], x], np.r_[0.0, y], where="post", color=cols[methods.index(name)],
+                        ls=_GROUP_STYLES[g], label=lab, gid="ecdf")
+        if marks is not None:
+            if nested:
+                raise ValueError("marks needs a flat errors mapping (one group)")
+            if not isinstance(marks, Mapping):
+                raise TypeError(f"marks must be a mapping method -> error, got {type(marks).__name__}")
+            for name, value in marks.items():
+                if name not in data[""]:
+                    raise ValueError(f"marks names {name!r}, which is not a method of errors ({methods})")
+                v = check_positive(f"marks[{name!r}]", value, allow_zero=not log)
+                frac = np.mean(data[""][name] <= v)
+                ax.plot([v], [frac], "o", ms=7, mfc="none", color=cols[methods.index(name)], gid="mark")
+        if ref is not None:
+            ax.axvline(ref, label=reference_label, gid="reference", **TRUTH_STYLE)
+        if log:
+            ax.set_xscale("log")
+        ax.set_ylim(0.0, 1.0)
+        ax.set_ylabel("fraction of draws (-)")
+        if label is not None:
+            ax.set_xlabel(label)
+    else:
+        if marks is not None:
+            raise ValueError("marks are drawn on ECDF curves only (kind='ecdf')")
+        cols = _names("colors", colors, len(data)) if colors is not None else [f"C{k}" for k in range(len(data))]
+        width = 0.8 / len(data)
+        for g, (group, m) in enumerate(data.items()):
+            pos = [methods.index(k) + (g - (len(data) - 1) / 2) * width for k in m]
+            bp = ax.boxplot(list(m.values()), positions=pos, widths=0.85 * width, patch_artist=True,
+                            medianprops=dict(color="k"), manage_ticks=False)
+            for patch in bp["boxes"]:
+                patch.set(facecolor=cols[g], alpha=0.5, gid="box")
+            if nested:
+                patch.set_label(group)
+        ax.set_xticks(np.arange(len(methods)), methods, fontsize=8 if len(methods) > 3 else None)
+        if ref is not None:
+            ax.axhline(ref, label=reference_label, gid="reference", **TRUTH_STYLE)
+        if log:
+            ax.set_yscale("log")
+        if label is not None:
+            ax.set_ylabel(label)
+    if ax.get_legend_handles_labels()[1]:
+        ax.legend(fontsize=8)
+    return ax
