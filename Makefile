@@ -25,7 +25,7 @@ LAB_ARGS ?=
 # Jupyter refuses to run as root without --allow-root (containers, WSL, cloud machines).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root,)
 
-.PHONY: book student pdf test test-pdf test-portability test-lowest test-browser lab lab-instructor bench release clean distclean help
+.PHONY: book student pdf test test-pdf test-portability test-lowest test-newest test-browser lab lab-instructor bench release clean distclean help
 
 help:
 	@echo "make book   build the site into _build/html (instructor edition)"
@@ -71,8 +71,8 @@ pdf: $(BOOK_STAMP)
 # make test: unit tests and doctests; the book (every notebook executed once, build with -W);
 # the student edition, whose bundle is unpacked, installed into a fresh venv as its README says
 # and run as a student would (tests/student: the only execution of the student notebooks);
-# the portability passes (every notebook through nbval and the unit tests again on a second
-# BLAS kernel, the unit tests on the lowest supported versions); both PDFs; the site, link,
+# the portability passes (the unit tests and every notebook through nbval under one BLAS
+# kernel of each other SIMD family, on the main, newest and lowest versions); both PDFs; the site, link,
 # leak and PDF tests; the browser tests (the site, and a student notebook in JupyterLab).
 # The stages run two at a time (make -j2, each stage's output printed when it ends), so that
 # the single-threaded ones (Sphinx, XeLaTeX, pip) share the two cores with the others; any
@@ -87,20 +87,25 @@ test: $(TEST_STAMP)
 # lowest-versions venv (mostly waiting on downloads).
 _test-all: _book _lowest-venv _unit _student _pdf-instructor _student-run _pdf-student _port-nbval \
            _port-unit _lowest-unit _site _browser _readonly
+# the portability passes on the lowest and newest versions, after the others (their venvs are
+# built at the start, beside the book, by _lowest-venv)
+_test-all: _lowest-nbval _newest-unit _newest-nbval
 
 # only the PDFs and their tests
 test-pdf: $(TEST_STAMP)
 	$(MAKE) --no-print-directory pdf
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/site/test_pdf.py
 
-# Second BLAS kernel: OpenBLAS picks its kernels for the CPU it runs on; OPENBLAS_CORETYPE forces
-# another one, so that round-off differs as it would on another machine. tools/portability.py
-# picks a kernel this CPU supports that differs from its default, and checks it took effect.
+# The portability passes (see "the portability passes" below): the unit tests and every
+# notebook under one BLAS kernel of each SIMD family, on the main, newest and lowest versions.
 test-portability: $(TEST_STAMP)
-	$(MAKE) --no-print-directory _port-unit _port-nbval _lowest-unit
+	$(MAKE) --no-print-directory _port-unit _port-nbval _lowest-unit _lowest-nbval _newest-unit _newest-nbval
 
 test-lowest: $(TEST_STAMP)
-	$(MAKE) --no-print-directory _lowest-unit
+	$(MAKE) --no-print-directory _lowest-unit _lowest-nbval
+
+test-newest: $(TEST_STAMP)
+	$(MAKE) --no-print-directory _newest-unit _newest-nbval
 
 # Needs Debian's Chromium: apt-get install -y chromium  (see README)
 test-browser: $(TEST_STAMP)
@@ -111,6 +116,7 @@ test-browser: $(TEST_STAMP)
 # ---- the stages (internal: the public targets above and make test call them) ----
 .PHONY: _test-all _book _student _student-run _pdf-instructor _pdf-student _unit _port-unit \
         _port-nbval _lowest-venv _lowest-unit _site _browser
+.PHONY: _lowest-nbval _newest-venv _newest-unit _newest-nbval
 
 # The notebooks run (tools/execute_book.py, both cores) while Sphinx reads the other pages;
 # the build waits at each chapter until its notebook is in the cache (_ext/bookinfo.py reads
@@ -153,23 +159,55 @@ _pdf-student: _student
 _unit:
 	$(BIN)/python -m pytest $(UNIT) -n 2
 
+# ---- the portability passes ----
+# OpenBLAS picks its kernels for the CPU it runs on; OPENBLAS_CORETYPE forces another, so that
+# round-off differs as it would on another machine. Kernels of one SIMD family share their
+# inner loops, so the unit tests and every notebook run under one kernel of each family this
+# CPU supports (SSE: Prescott, AVX: Sandybridge, AVX2: Haswell, AVX-512: SkylakeX) except the
+# family of its default kernel, which the normal stages run. The families ride on the three
+# environments of the passes, one each and in this order: the main venv, the newest versions
+# (.venv-newest, the newest Python on the machine) and the lowest versions (.venv-lowest,
+# Python 3.10); a version pass left without a family runs the default kernel, and every
+# family not run says why (`python tools/portability.py plan`). Each pass checks that its
+# kernel took effect on every BLAS library and prints the versions it runs.
+PORT := tools/portability.py
+# $(call port_run,PYTHON,PASS,WHAT,PYTEST ARGUMENTS)
+define port_run
+@set -e; kernels=$$($(1) $(PORT) kernels-for-pass $(2)); default=$$($(1) $(PORT) default-kernel); \
+$(1) $(PORT) versions; \
+if [ -z "$$kernels" ] && [ "$(2)" = main ]; then echo "== portability ($(2)): $(3): no other family for the main venv"; exit 0; fi; \
+for kernel in $${kernels:-default}; do \
+  if [ "$$kernel" = default ]; then unset OPENBLAS_CORETYPE; \
+  else export OPENBLAS_CORETYPE=$$kernel; $(1) $(PORT) check-kernel $$kernel $$default; fi; \
+  echo "== portability ($(2)): $(3) on the $$kernel kernel (default $$default)"; \
+  $(1) -m pytest $(4); \
+done
+endef
+NBVAL := --nbval-lax --nbval-current-env -n 2 --dist loadfile -q chapters/
+# Tests that compute nothing with BLAS (packaging, notebook text, imports, thread limits): the
+# main venv's kernel pass leaves them to _unit, which runs them in the same venv; the lowest
+# and newest passes run them (other versions).
+NO_BLAS := --ignore=tests/test_editions.py --ignore=tests/test_notebooks.py \
+           --ignore=tests/test_prose_numbers.py --ignore=tests/test_requirements.py \
+           --ignore=tests/test_layers.py --ignore=tests/test_zmq_wakeups.py \
+           --ignore=tests/test_bookinfo.py --ignore=tests/test_threads.py \
+           --ignore=tests/test_portability.py \
+           --deselect tests/test_plotting.py::test_the_core_never_imports_plotting \
+           --deselect tests/test_physical.py::test_robidlib_does_not_import_cvxpy
+
 _port-unit:
-	@set -e; kernel=$$($(BIN)/python tools/portability.py second-kernel); \
-	default=$$($(BIN)/python tools/portability.py default-kernel); \
-	echo "== portability: unit tests on the second BLAS kernel OPENBLAS_CORETYPE=$$kernel (default $$default)"; \
-	OPENBLAS_CORETYPE=$$kernel $(BIN)/python tools/portability.py check-kernel $$kernel $$default; \
-	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest $(UNIT) -m "not book_build" -n 2 -q
+	$(call port_run,$(BIN)/python,main,unit tests (those using BLAS),$(UNIT) $(NO_BLAS) -m "not book_build" -n 2 -q)
 
 # after _book: nbval and the book's execution never run the same notebook at the same time
 _port-nbval: _book
-	@set -e; kernel=$$($(BIN)/python tools/portability.py second-kernel); \
-	default=$$($(BIN)/python tools/portability.py default-kernel); \
-	echo "== portability: every chapter through nbval on OPENBLAS_CORETYPE=$$kernel (default $$default)"; \
-	OPENBLAS_CORETYPE=$$kernel $(BIN)/python tools/portability.py check-kernel $$kernel $$default; \
-	OPENBLAS_CORETYPE=$$kernel $(BIN)/python -m pytest --nbval-lax --nbval-current-env -n 2 --dist loadfile chapters/
+	$(call port_run,$(BIN)/python,main,every chapter through nbval,$(NBVAL))
 
-# Lowest versions: a second venv from constraints-lowest.txt (the lower bounds of
-# requirements*.txt, pinned) on the oldest Python the project claims; runs the unit tests.
+# Lowest versions: a venv from constraints-lowest.txt (the lower bounds of requirements*.txt,
+# pinned) on the oldest Python the project claims. Newest versions: a venv of
+# requirements-test.txt on the newest Python this machine has (tools/portability.py
+# find-python newest), i.e. the newest releases the requirements allow (delete .venv-newest
+# to take newer ones). Both are built side by side (pip mostly waits on downloads and disk),
+# without byte-compiling what the tests never import.
 LOWEST_VENV := .venv-lowest
 LOWEST_STAMP := $(LOWEST_VENV)/.installed
 PYTHON_LOWEST ?= $$($(PYTHON) tools/portability.py find-python 3.10)
@@ -177,15 +215,39 @@ $(LOWEST_STAMP): constraints-lowest.txt requirements-test.txt requirements.txt p
 	rm -rf $(LOWEST_VENV)
 	$(PYTHON_LOWEST) -m venv $(LOWEST_VENV)
 	$(LOWEST_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(LOWEST_VENV)/bin/python -m pip install --quiet -r requirements-test.txt -c constraints-lowest.txt
+	$(LOWEST_VENV)/bin/python -m pip install --quiet --no-compile -r requirements-test.txt -c constraints-lowest.txt
 	@touch $@
 
-_lowest-venv: $(LOWEST_STAMP)
+NEWEST_VENV := .venv-newest
+NEWEST_STAMP := $(NEWEST_VENV)/.installed
+PYTHON_NEWEST ?= $$($(PYTHON) tools/portability.py find-python newest)
+$(NEWEST_STAMP): requirements-test.txt requirements.txt pyproject.toml
+	rm -rf $(NEWEST_VENV)
+	$(PYTHON_NEWEST) -m venv $(NEWEST_VENV)
+	$(NEWEST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(NEWEST_VENV)/bin/python -m pip install --quiet --no-compile -r requirements-test.txt
+	@touch $@
+
+# one stage, one job slot, two sub-makes: the two venvs build at once
+_lowest-venv:
+	@$(MAKE) --no-print-directory $(LOWEST_STAMP) & lowest=$$!; \
+	$(MAKE) --no-print-directory $(NEWEST_STAMP); newest=$$?; \
+	wait $$lowest && test $$newest -eq 0
+
+_newest-venv: _lowest-venv
 
 _lowest-unit: _lowest-venv
-	@echo "== portability: lowest versions on $$($(LOWEST_VENV)/bin/python --version)"
-	$(LOWEST_VENV)/bin/python tools/portability.py check-lowest constraints-lowest.txt
-	$(LOWEST_VENV)/bin/python -m pytest $(UNIT) -m "not book_build" -n 2 -q -p no:cacheprovider
+	@$(LOWEST_VENV)/bin/python $(PORT) check-lowest constraints-lowest.txt
+	$(call port_run,$(LOWEST_VENV)/bin/python,lowest,unit tests,$(UNIT) -m "not book_build" -n 2 -q -p no:cacheprovider)
+
+_lowest-nbval: _lowest-venv
+	$(call port_run,$(LOWEST_VENV)/bin/python,lowest,every chapter through nbval,$(NBVAL) -p no:cacheprovider)
+
+_newest-unit: _newest-venv
+	$(call port_run,$(NEWEST_VENV)/bin/python,newest,unit tests,$(UNIT) -m "not book_build" -n 2 -q -p no:cacheprovider)
+
+_newest-nbval: _newest-venv
+	$(call port_run,$(NEWEST_VENV)/bin/python,newest,every chapter through nbval,$(NBVAL) -p no:cacheprovider)
 
 _site: _book _student _pdf-instructor _pdf-student
 	ROBIDLIB_REQUIRE_SITE=1 $(BIN)/python -m pytest tests/site
@@ -232,4 +294,4 @@ clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV) $(LOWEST_VENV) dist
+	rm -rf $(VENV) $(LOWEST_VENV) $(NEWEST_VENV) dist
