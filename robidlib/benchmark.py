@@ -137,9 +137,40 @@ def _scalar(x: Any) -> Any:
     return x
 
 
-@dataclass
+def _read_only(self: Any, *args: Any, **kwargs: Any) -> None:
+    raise TypeError(f"a ResultTable is read-only: copy it ({type(self).__mro__[1].__name__}(...)) to change "
+                    "it, or build a new table (where, summarize)")
+
+
+class _Row(dict):
+    """A row of a :class:`ResultTable`: a dict that refuses changes."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _read_only                  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _read_only            # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple:                                      # copy, deepcopy, pickle
+        return (type(self), (dict(self),))
+
+
+class _Rows(list):
+    """The rows of a :class:`ResultTable`: a list that refuses changes."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only      # type: ignore[assignment]
+    append = extend = insert = remove = pop = clear = sort = reverse = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (list(self),))
+
+
+@dataclass(frozen=True)
 class ResultTable:
     """A tidy table: a list of rows (dicts of scalars), one observation per row.
+
+    A table does not change once made (its rows and their dicts are read-only; ``where``
+    and ``summarize`` make new tables), so its columns are listed once and each column is
+    read, and indexed for ``where``, at most once.
 
     Parameters
     ----------
@@ -170,13 +201,57 @@ class ResultTable:
 
     rows: list[dict[str, Any]]
     meta: dict[str, Any] = field(default_factory=dict)
+    # built once from the rows: the column names, and per column (on first use) its values,
+    # its array for column() and an index value -> row numbers for where()
+    _columns: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _values: dict[str, list[Any]] = field(init=False, repr=False, compare=False)
+    _arrays: dict[str, np.ndarray] = field(init=False, repr=False, compare=False)
+    _index: dict[str, dict[Any, list[int]] | None] = field(init=False, repr=False, compare=False)
+
+    __hash__ = None                                  # type: ignore[assignment]  # as a mutable dataclass
 
     def __post_init__(self) -> None:
         if not isinstance(self.rows, list) or not all(isinstance(r, dict) for r in self.rows):
             raise TypeError(f"rows must be a list of dicts, got {type(self.rows).__name__}")
-        self.rows = [{str(k): _scalar(v) for k, v in r.items()} for r in self.rows]
+        rows = _Rows(r if type(r) is _Row else _Row({str(k): _scalar(v) for k, v in r.items()}) for r in self.rows)
+        seen: dict[str, None] = {}
+        for r in rows:
+            for k in r:
+                seen.setdefault(k, None)
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "_columns", tuple(seen))
+        object.__setattr__(self, "_values", {})
+        object.__setattr__(self, "_arrays", {})
+        object.__setattr__(self, "_index", {})
         if not isinstance(self.meta, dict):
             raise TypeError(f"meta must be a dict, got {type(self.meta).__name__}")
+
+    def _column_values(self, name: str) -> list[Any]:
+        """The values of one column, ``None`` where a row lacks it (as ``row.get(name)``)."""
+        values = self._values.get(name)
+        if values is None:
+            values = self._values[name] = [r.get(name) for r in self.rows]
+        return values
+
+    def _rows_equal_to(self, name: str, value: Any) -> Iterable[int]:
+        """Numbers of the rows whose column ``name`` may equal ``value`` (a superset of the rows
+        with ``row.get(name) == value``, in order); every row if the column cannot be indexed."""
+        if name not in self._index:
+            index: dict[Any, list[int]] | None = {}
+            try:
+                for i, v in enumerate(self._column_values(name)):
+                    if v == v:                       # NaN equals nothing: never a match
+                        index.setdefault(v, []).append(i)
+            except (TypeError, ValueError):          # an unhashable value: scan this column
+                index = None
+            self._index[name] = index
+        index = self._index[name]
+        if index is None:
+            return range(len(self.rows))
+        try:
+            return index.get(value, ())
+        except TypeError:                            # an unhashable value asked for
+            return range(len(self.rows))
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -190,11 +265,7 @@ class ResultTable:
     @property
     def columns(self) -> tuple[str, ...]:
         """Column names in order of first appearance."""
-        seen: dict[str, None] = {}
-        for r in self.rows:
-            for k in r:
-                seen.setdefault(k, None)
-        return tuple(seen)
+        return self._columns
 
     def column(self, name: str) -> np.ndarray:
         """One column as an array (``nan`` where a row lacks it, for numeric columns).
@@ -206,11 +277,16 @@ class ResultTable:
             ``ValueError``).
         """
         _column("name", name, self.columns)
-        values = [r.get(name, float("nan")) for r in self.rows]
-        try:
-            return np.array(values, dtype=float)
-        except (TypeError, ValueError):
-            return np.array(values, dtype=object)
+        array = self._arrays.get(name)
+        if array is None:
+            nan = float("nan")
+            values = [nan if v is None and name not in r else v for v, r in zip(self._column_values(name), self.rows)]
+            try:
+                array = np.array(values, dtype=float)
+            except (TypeError, ValueError):
+                array = np.array(values, dtype=object)
+            self._arrays[name] = array
+        return array.copy()                          # the caller's to change
 
     def where(self, **conditions: Any) -> "ResultTable":
         """The rows whose columns equal the given values (``where(method="LS", level=0.02)``).
@@ -223,7 +299,12 @@ class ResultTable:
         """
         for k in conditions:
             _column("where", k, self.columns)
-        keep = [r for r in self.rows if all(r.get(k) == v for k, v in conditions.items())]
+        candidates: Iterable[int] = range(len(self.rows))
+        for k, v in conditions.items():              # the first condition narrows the rows
+            candidates = self._rows_equal_to(k, v)
+            break
+        rows = self.rows
+        keep = [rows[i] for i in candidates if all(rows[i].get(k) == v for k, v in conditions.items())]
         return ResultTable(keep, dict(self.meta))
 
     def to_markdown(self, columns: Sequence[str] | None = None, digits: int = 3) -> str:

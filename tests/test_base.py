@@ -3,6 +3,7 @@ import warnings
 import numpy as np
 import pytest
 import sympy as sp
+from _required import example_robot_data_file, required
 
 from robidlib.base import BaseParameters, base_parameters, format_relation, random_states
 from robidlib.regressor import friction_regressor, regressor, stack
@@ -94,20 +95,12 @@ def test_friction_columns_add_two_per_joint():
 
 
 def _erd_urdf(relative):
-    """Path of a URDF shipped by example-robot-data (6.x has no Python module, only data)."""
-    from importlib import metadata
-
-    try:
-        dist = metadata.distribution("example-robot-data")
-    except metadata.PackageNotFoundError:
-        pytest.skip("example-robot-data is not installed (test requirement)")
-    path = dist.locate_file(f"cmeel.prefix/share/example-robot-data/robots/{relative}")
-    assert path.exists(), f"example-robot-data has no {relative}"
-    return str(path)
+    """Path of a URDF shipped by example-robot-data (a test requirement: missing fails)."""
+    return str(example_robot_data_file(relative))
 
 
 def test_ur5_rank_matches_pinocchio():
-    pin = pytest.importorskip("pinocchio")
+    pin = required("pinocchio")
     urdf = _erd_urdf("ur_description/urdf/ur5_robot.urdf")
     model = pin.buildModelFromUrdf(urdf)
     data = model.createData()

@@ -1,6 +1,7 @@
 """Chapter 5's exercise checks: right answers pass; wrong ones and untouched stubs print ✘."""
 import numpy as np
 import pytest
+from _required import required
 
 import robidlib as rl
 from robidlib.checks import physical as checks
@@ -9,7 +10,7 @@ from robidlib.models import planar_2r, redundant_5dof
 from robidlib.params import link_params, pseudo_inertia
 from robidlib.regressor import friction_regressor
 
-pytest.importorskip("cvxpy")
+required("cvxpy")
 
 CROSS, TICK = "\u2718", "\u2714"
 

@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _required import required
 
 from robidlib.models.planar_2r import planar_2r
 from robidlib.models.redundant_5dof import redundant_5dof
@@ -448,7 +449,7 @@ def test_to_urdf_escapes_names_and_writes_infinite_limits_that_parsers_read():
 
 
 def test_to_urdf_is_read_by_pinocchio_with_the_same_limits():
-    pin = pytest.importorskip("pinocchio")
+    pin = required("pinocchio")
     r = planar_2r().with_limits(qd=[np.inf, 2.0], tau=[np.inf, 5.0])
     model = pin.buildModelFromXML(r.to_urdf())
     assert model.velocityLimit[1] == 2.0 and model.effortLimit[1] == 5.0
