@@ -3,7 +3,11 @@
 - The book reads its version from robidlib (the one place it is set): Sphinx's
   ``version``/``release`` and the MyST substitution ``{{ version }}``; the substitutions
   ``{{ repository_url }}`` and ``{{ clone_command }}`` (a code block) come from
-  ``repository.url`` in ``_config.yml``.
+  ``repository.url`` in ``_config.yml``. The student edition (``robidlib_edition =
+  "student"``, set by ``tools/editions.py`` in the student site's configuration, whose
+  repository is the student edition's) clones only the student branch
+  (``--single-branch``) and sets the lab up as the student bundle's README does; its
+  repository button opens the student branch, not the repository's default branch.
 - Each page gets each script once: sphinx-thebe 0.3 registers its inline configuration
   script on every read of the environment, and the second copy raises "Identifier
   'THEBE_JS_URL' has already been declared" in the browser.
@@ -13,6 +17,8 @@
   colab" on every page (which fails the ``-W`` build). Binder and JupyterHub work with any
   git URL. The provider is ``html_theme_options.repository_provider`` when set, else
   inferred from the host of ``repository_url``.
+- The bibliography labels entries by author and year (style ``robidlib``), as the
+  citations read, instead of pybtex's alpha labels: one citation style in the site and PDFs.
 - pybtex looks its plugins up in the installed distributions' entry points on every call,
   and sphinxcontrib-bibtex asks for the plain-text backend once per citation: about 10 ms
   each in the test venv (190 distributions), 2-3 s of every build. The plugins the
@@ -42,6 +48,15 @@ def _clone_command(url: str) -> str:
     return f"```bash\ngit clone {url}\ncd {folder}\nmake lab\n```"
 
 
+def _student_clone_command(url: str, branch: str) -> str:
+    """The shell lines that clone only the student branch at ``url`` and open the labs as the
+    student bundle's README does (the student branch holds the bundle)."""
+    folder = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git") or "course"
+    return (f"```bash\ngit clone --branch {branch} --single-branch {url} {folder}\ncd {folder}\n"
+            "python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt\n"
+            ".venv/bin/jupyter lab chapters/\n```")
+
+
 def _set_version(app: Any, config: Any) -> None:
     from robidlib import __version__
 
@@ -51,9 +66,14 @@ def _set_version(app: Any, config: Any) -> None:
     subs["version"] = __version__
     # the repository of _config.yml (`repository.url`), so that an instructor's copy of the
     # book tells students to clone the instructor's repository, not a placeholder
-    url = (getattr(config, "html_theme_options", None) or {}).get("repository_url") or ""
+    opts = getattr(config, "html_theme_options", None) or {}
+    url = opts.get("repository_url") or ""
     subs["repository_url"] = url or "the course repository"
-    subs["clone_command"] = _clone_command(url) if url else "```bash\nmake lab\n```"
+    if getattr(config, "robidlib_edition", "instructor") == "student":
+        subs["clone_command"] = _student_clone_command(url, opts.get("repository_branch") or "student") if url \
+            else "```bash\npython3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt\n```"
+    else:
+        subs["clone_command"] = _clone_command(url) if url else "```bash\nmake lab\n```"
     config.myst_substitutions = subs
 
 
@@ -103,6 +123,32 @@ def _launch_buttons_for_provider(app: Any, config: Any) -> None:
         config.html_theme_options = opts
 
 
+def branch_url(url: str, branch: str, provider: str) -> str:
+    """The web page of ``branch`` of the repository at ``url`` (GitHub, GitLab, Bitbucket)."""
+    url = url.rstrip("/")
+    return {"gitlab": f"{url}/-/tree/{branch}", "bitbucket": f"{url}/src/{branch}"}.get(provider, f"{url}/tree/{branch}")
+
+
+def _repository_button_on_the_branch(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    """Student edition: the repository button opens the student branch (a bare repository
+    URL opens the default branch, which holds the solutions when both share a repository)."""
+    if getattr(app.config, "robidlib_edition", "instructor") != "student":
+        return
+    opts = getattr(app.config, "html_theme_options", None) or {}
+    url, branch = str(opts.get("repository_url") or "").rstrip("/"), opts.get("repository_branch") or "student"
+    if not url:
+        return
+    target = branch_url(url, branch, repository_provider(opts))
+
+    def visit(buttons: list) -> None:
+        for button in buttons:
+            if button.get("label") == "source-repository-button" and str(button.get("url", "")).rstrip("/") == url:
+                button["url"] = target
+            visit(button.get("buttons") or [])
+
+    visit(context.get("header_buttons") or [])
+
+
 MARKS = "✓✔✕✖✗✘"
 
 
@@ -117,6 +163,57 @@ def _unicode_marks_in_latex(app: Any) -> None:
     for table in ("_tex_hlescape_map", "_tex_escape_map", "_tex_hlescape_map_without_unicode"):
         for ch in MARKS:
             getattr(texescape, table, {}).pop(ord(ch), None)
+
+
+def author_year(entry: Any) -> tuple[str, str]:
+    """``(authors, year)`` of a pybtex entry as the book cites it (sphinxcontrib-bibtex's
+    author-year style: one or two last names, else the first one's and "et al.")."""
+    from pybtex.richtext import Text
+
+    people = entry.persons.get("author") or entry.persons.get("editor") or []
+    names = [Text.from_latex(" ".join(p.prelast_names + p.last_names)).render_as("text") for p in people]
+    others = any(n.lower() == "others" for n in names)
+    names = [n for n in names if n.lower() != "others"]
+    if not names:
+        authors = Text.from_latex(entry.fields.get("organization", entry.fields.get("title", ""))).render_as("text")
+    elif len(names) == 1 and not others:
+        authors = names[0]
+    elif len(names) == 2 and not others:
+        authors = f"{names[0]} and {names[1]}"
+    else:
+        authors = f"{names[0]} et al."
+    return authors, str(entry.fields.get("year", "n.d."))
+
+
+BIBLIOGRAPHY_STYLE = "robidlib"
+
+
+def _author_year_styles() -> None:
+    """Register the bibliography style ``robidlib`` (``bibtex_default_style``): pybtex's alpha
+    style with author-year labels ("Atkeson et al., 1986"; "a", "b" on equal ones), the
+    same text the citations show, in the site and both PDFs, instead of alpha labels
+    ("AAH86") beside author-year citations."""
+    import pybtex.plugin
+    from pybtex.style.formatting.alpha import Style as AlphaStyle
+    from pybtex.style.labels import BaseLabelStyle
+
+    class AuthorYearLabels(BaseLabelStyle):
+        def format_labels(self, sorted_entries):
+            labels = [", ".join(author_year(entry)) for entry in sorted_entries]
+            counts = {label: labels.count(label) for label in labels}
+            seen: dict[str, int] = {}
+            for label in labels:
+                if counts[label] > 1:
+                    seen[label] = seen.get(label, 0) + 1
+                    yield label + "abcdefghijklmnopqrstuvwxyz"[seen[label] - 1]
+                else:
+                    yield label
+
+    class AuthorYearStyle(AlphaStyle):
+        default_label_style = "robidlib_author_year"
+
+    pybtex.plugin.register_plugin("pybtex.style.labels", "robidlib_author_year", AuthorYearLabels, force=True)
+    pybtex.plugin.register_plugin("pybtex.style.formatting", BIBLIOGRAPHY_STYLE, AuthorYearStyle, force=True)
 
 
 # (group, name) of the pybtex plugins sphinxcontrib-bibtex looks up per citation
@@ -193,6 +290,10 @@ def _await_execution(app: Any, docname: str, source: list) -> None:
 
 
 def setup(app: Any) -> dict:
+    # "instructor" (the book) or "student" (the student site: tools/editions.py sets it)
+    app.add_config_value("robidlib_edition", "instructor", "env")
+    _author_year_styles()
+    app.connect("html-page-context", _repository_button_on_the_branch, priority=950)
     app.connect("builder-inited", _register_pybtex_plugins)
     app.connect("source-read", _await_execution)
     app.connect("builder-inited", _unicode_marks_in_latex)

@@ -25,6 +25,7 @@ __all__ = [
     "check_choice",
     "check_rng",
     "check_fields",
+    "check_same_robot",
 ]
 
 #: Smallest relative tolerance that means something in double precision (100 ulps of 1).
@@ -68,8 +69,9 @@ def as_array(
     Raises
     ------
     TypeError
-        If ``x`` cannot be converted to a numeric array, or is complex (and ``dtype`` is
-        real): nothing is silently cast.
+        If ``x`` cannot be converted to a numeric array, is complex (and ``dtype`` is real),
+        or holds booleans (``True``, a bool mask: numbers are meant, and ``True`` would
+        silently become 1): nothing is silently cast.
     ValueError
         If the dimensions, shape or finiteness are not as expected.
     """
@@ -78,6 +80,8 @@ def as_array(
     else:
         if isinstance(x, (str, bytes)):
             raise TypeError(f"{name} must be numeric array-like, got {type(x).__name__}")
+        if isinstance(x, (bool, np.bool_)):
+            raise TypeError(f"{name} must be numeric array-like, got the bool {x!r}")
         try:
             raw = np.asarray(x)
         except (TypeError, ValueError) as exc:               # ragged nested sequences
@@ -89,8 +93,11 @@ def as_array(
             )
         if raw.dtype.kind in "USVMm":
             raise TypeError(f"{name} must be numeric array-like, got an array of dtype {raw.dtype}")
+        if raw.dtype.kind == "b":
+            raise TypeError(f"{name} must be numeric array-like, got an array of bools (a mask?); "
+                            "pass numbers (e.g. mask.astype(float)) if that is what you mean")
         if raw.dtype.kind == "O":                            # None would become NaN, a str a number
-            bad = [v for v in raw.flat if not isinstance(v, numbers.Real)][:1]
+            bad = [v for v in raw.flat if not isinstance(v, numbers.Real) or isinstance(v, (bool, np.bool_))][:1]
             if bad:
                 bad = bad[0]
                 raise TypeError(f"{name} must be numeric array-like, got {type(x).__name__} holding "
@@ -295,3 +302,25 @@ def check_fields(obj: Any, *, finite: bool = True, **specs: Sequence[int | str |
                 raise ValueError(f"{name} must have shape ({shown}){why}, got {a.shape}")
         object.__setattr__(obj, name, a)
     return dims
+
+
+def check_same_robot(name: str, base: Any, robot: Any) -> None:
+    """Refuse base parameters computed for a robot of another structure than ``robot``.
+
+    ``base.robot_id`` (set by :func:`robidlib.base.base_parameters` for a robot; None for a
+    matrix ``W``) must equal ``robot.structure_id``: another robot with the same joint count
+    has the same parameter names, but not the same regrouping.
+
+    Raises
+    ------
+    ValueError
+        If both are known and differ; the message names ``name`` and the robot.
+    """
+    rid = getattr(base, "robot_id", None)
+    sid = getattr(robot, "structure_id", None)
+    if rid is not None and sid is not None and rid != sid:
+        raise ValueError(
+            f"{name} was computed for another robot (structure {rid}), not for robot "
+            f"{getattr(robot, 'name', '')!r} (structure {sid}: other joint axes, frames or gravity); compute "
+            "base_parameters(robot) for this one"
+        )

@@ -44,9 +44,9 @@ if TYPE_CHECKING:   # sympy is imported where relations are written (0.3 s every
     import sympy as sp
 
 from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_names, check_positive,
-                        check_rng, check_text)
+                        check_rng, check_same_robot, check_text)
 
-__all__ = ["BaseParameters", "base_parameters", "random_states", "format_relation"]
+__all__ = ["BaseParameters", "base_parameters", "random_states", "format_relation", "check_base_of"]
 
 
 #: Largest number of random states: 10^7 states of a 6-joint arm already take 1.4 GB.
@@ -209,13 +209,18 @@ class BaseParameters:
         Singular values of the stacked regressor, descending.
     tol : float
         Absolute tolerance used for the rank.
+    robot_id : str or None
+        :attr:`robidlib.robot.SerialRobot.structure_id` of the robot they were computed for
+        (None for a matrix ``W``): a function given a robot and its base parameters refuses
+        base parameters of another robot, even one with the same joint count.
 
     Raises
     ------
     ValueError, TypeError
         If the fields do not describe base parameters: an unknown method, a rank outside
         ``1..p``, index arrays that do not split the columns, matrices of the wrong shapes or
-        with NaN/inf, unsorted or negative singular values, a tolerance that is not > 0.
+        with NaN/inf, unsorted or negative singular values, a tolerance that is not > 0, a
+        ``robot_id`` that is not a string or None.
     """
 
     method: str
@@ -229,6 +234,7 @@ class BaseParameters:
     singular_values: np.ndarray
     tol: float
     _rows: int = field(default=0, repr=False)
+    robot_id: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         check_choice("method", self.method, ("qr", "svd"))
@@ -255,6 +261,8 @@ class BaseParameters:
         if self.singular_values.size < rank:
             raise ValueError(f"singular_values must hold at least rank = {rank} values, got {self.singular_values.size}")
         object.__setattr__(self, "tol", check_positive("tol", self.tol))
+        if self.robot_id is not None:
+            check_text("robot_id", self.robot_id, allow_empty=False)
 
     @property
     def n_params(self) -> int:
@@ -470,9 +478,7 @@ def base_parameters(
         if names is None:
             names_t = tuple(f"p{i + 1}" for i in range(W.shape[1]))
         else:
-            names_t = tuple(str(n) for n in names)
-            if len(names_t) != W.shape[1]:
-                raise ValueError(f"names must have {W.shape[1]} entries (one per column of W), got {len(names_t)}")
+            names_t = check_names("names", names, W.shape[1])
     rows, p = W.shape
     if rows == 0 or p == 0:
         raise ValueError(f"W must not be empty, got shape {W.shape}")
@@ -516,10 +522,61 @@ def base_parameters(
     K = _regrouping(W, independent, dependent)
     V1 = Vt[:rank].T.copy()
     V2 = Vt[rank:].T.copy()
+    robot_id = robot_or_W.structure_id if hasattr(robot_or_W, "structure_id") else None
     return BaseParameters(
         method=method, rank=rank, names=names_t, independent=independent, dependent=dependent,
-        K=K, V1=V1, V2=V2, singular_values=s, tol=tol, _rows=rows,
+        K=K, V1=V1, V2=V2, singular_values=s, tol=tol, _rows=rows, robot_id=robot_id,
     )
+
+
+def check_base_of(robot: Any, base: Any, name: str = "base", friction: bool | None = None) -> "BaseParameters":
+    """Check that ``base`` are base parameters of ``robot`` (not of another robot); return ``base``.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+    base : BaseParameters
+    name : str, default "base"
+        The caller's name of the argument, for the messages.
+    friction : bool, optional
+        Whether ``base`` must include the friction columns (True), must not (False), or may
+        (None).
+
+    Raises
+    ------
+    TypeError
+        If ``base`` is not a :class:`BaseParameters`, ``robot`` not a robot, ``name`` not a
+        string or ``friction`` neither a bool nor None.
+    ValueError
+        If its parameters are not the robot's (another joint count, friction columns where
+        none are expected or the reverse), or it was computed for a robot of another
+        structure (:attr:`BaseParameters.robot_id`).
+
+    Examples
+    --------
+    >>> from robidlib.models import planar_2r, ur5
+    >>> bp = base_parameters(planar_2r())
+    >>> check_base_of(planar_2r().with_params(2 * planar_2r().params), bp) is bp   # same structure
+    True
+    """
+    check_text("name", name)
+    if not all(hasattr(robot, a) for a in ("param_names", "friction_names", "structure_id")):
+        raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
+    if friction is not None:
+        friction = check_flag("friction", friction)
+    if not isinstance(base, BaseParameters):
+        raise TypeError(f"{name} must be a BaseParameters (base_parameters(robot)), got {type(base).__name__}")
+    rigid = tuple(robot.param_names)
+    allowed = {False: [rigid], True: [rigid + tuple(robot.friction_names)],
+               None: [rigid, rigid + tuple(robot.friction_names)]}[friction]
+    if tuple(base.names) not in allowed:
+        want = " or ".join(str(len(a)) for a in allowed)
+        raise ValueError(
+            f"{name} must be the base parameters of robot {robot.name!r} ({want} standard parameters "
+            f"{rigid[:2]}...), got {base.n_params} parameters named {tuple(base.names)[:2]}..."
+        )
+    check_same_robot(name, base, robot)
+    return base
 
 
 def _ordered_independent(W: np.ndarray, rank: int, tol: float) -> np.ndarray | None:

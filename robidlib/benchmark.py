@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
@@ -59,7 +60,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ._validate import (as_array, check_choice, check_fields, check_int, check_names, check_nonnegative,
-                        check_positive, check_rng, check_text)
+                        check_positive, check_rng, check_same_robot, check_text)
 from .validation import (
     _mass_bias,
     agreement_index,
@@ -136,9 +137,40 @@ def _scalar(x: Any) -> Any:
     return x
 
 
-@dataclass
+def _read_only(self: Any, *args: Any, **kwargs: Any) -> None:
+    raise TypeError(f"a ResultTable is read-only: copy it ({type(self).__mro__[1].__name__}(...)) to change "
+                    "it, or build a new table (where, summarize)")
+
+
+class _Row(dict):
+    """A row of a :class:`ResultTable`: a dict that refuses changes."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _read_only                  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _read_only            # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple:                                      # copy, deepcopy, pickle
+        return (type(self), (dict(self),))
+
+
+class _Rows(list):
+    """The rows of a :class:`ResultTable`: a list that refuses changes."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only      # type: ignore[assignment]
+    append = extend = insert = remove = pop = clear = sort = reverse = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (list(self),))
+
+
+@dataclass(frozen=True)
 class ResultTable:
     """A tidy table: a list of rows (dicts of scalars), one observation per row.
+
+    A table does not change once made (its rows and their dicts are read-only; ``where``
+    and ``summarize`` make new tables), so its columns are listed once and each column is
+    read, and indexed for ``where``, at most once.
 
     Parameters
     ----------
@@ -160,15 +192,66 @@ class ResultTable:
     | WLS | 0.5 |
     >>> len(t.where(method="WLS"))
     1
+
+    Raises
+    ------
+    TypeError
+        ``rows`` not a list of dicts, ``meta`` not a dict.
     """
 
     rows: list[dict[str, Any]]
     meta: dict[str, Any] = field(default_factory=dict)
+    # built once from the rows: the column names, and per column (on first use) its values,
+    # its array for column() and an index value -> row numbers for where()
+    _columns: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _values: dict[str, list[Any]] = field(init=False, repr=False, compare=False)
+    _arrays: dict[str, np.ndarray] = field(init=False, repr=False, compare=False)
+    _index: dict[str, dict[Any, list[int]] | None] = field(init=False, repr=False, compare=False)
+
+    __hash__ = None                                  # type: ignore[assignment]  # as a mutable dataclass
 
     def __post_init__(self) -> None:
         if not isinstance(self.rows, list) or not all(isinstance(r, dict) for r in self.rows):
             raise TypeError(f"rows must be a list of dicts, got {type(self.rows).__name__}")
-        self.rows = [{str(k): _scalar(v) for k, v in r.items()} for r in self.rows]
+        rows = _Rows(r if type(r) is _Row else _Row({str(k): _scalar(v) for k, v in r.items()}) for r in self.rows)
+        seen: dict[str, None] = {}
+        for r in rows:
+            for k in r:
+                seen.setdefault(k, None)
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "_columns", tuple(seen))
+        object.__setattr__(self, "_values", {})
+        object.__setattr__(self, "_arrays", {})
+        object.__setattr__(self, "_index", {})
+        if not isinstance(self.meta, dict):
+            raise TypeError(f"meta must be a dict, got {type(self.meta).__name__}")
+
+    def _column_values(self, name: str) -> list[Any]:
+        """The values of one column, ``None`` where a row lacks it (as ``row.get(name)``)."""
+        values = self._values.get(name)
+        if values is None:
+            values = self._values[name] = [r.get(name) for r in self.rows]
+        return values
+
+    def _rows_equal_to(self, name: str, value: Any) -> Iterable[int]:
+        """Numbers of the rows whose column ``name`` may equal ``value`` (a superset of the rows
+        with ``row.get(name) == value``, in order); every row if the column cannot be indexed."""
+        if name not in self._index:
+            index: dict[Any, list[int]] | None = {}
+            try:
+                for i, v in enumerate(self._column_values(name)):
+                    if v == v:                       # NaN equals nothing: never a match
+                        index.setdefault(v, []).append(i)
+            except (TypeError, ValueError):          # an unhashable value: scan this column
+                index = None
+            self._index[name] = index
+        index = self._index[name]
+        if index is None:
+            return range(len(self.rows))
+        try:
+            return index.get(value, ())
+        except TypeError:                            # an unhashable value asked for
+            return range(len(self.rows))
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -182,11 +265,7 @@ class ResultTable:
     @property
     def columns(self) -> tuple[str, ...]:
         """Column names in order of first appearance."""
-        seen: dict[str, None] = {}
-        for r in self.rows:
-            for k in r:
-                seen.setdefault(k, None)
-        return tuple(seen)
+        return self._columns
 
     def column(self, name: str) -> np.ndarray:
         """One column as an array (``nan`` where a row lacks it, for numeric columns).
@@ -198,11 +277,16 @@ class ResultTable:
             ``ValueError``).
         """
         _column("name", name, self.columns)
-        values = [r.get(name, float("nan")) for r in self.rows]
-        try:
-            return np.array(values, dtype=float)
-        except (TypeError, ValueError):
-            return np.array(values, dtype=object)
+        array = self._arrays.get(name)
+        if array is None:
+            nan = float("nan")
+            values = [nan if v is None and name not in r else v for v, r in zip(self._column_values(name), self.rows)]
+            try:
+                array = np.array(values, dtype=float)
+            except (TypeError, ValueError):
+                array = np.array(values, dtype=object)
+            self._arrays[name] = array
+        return array.copy()                          # the caller's to change
 
     def where(self, **conditions: Any) -> "ResultTable":
         """The rows whose columns equal the given values (``where(method="LS", level=0.02)``).
@@ -215,7 +299,12 @@ class ResultTable:
         """
         for k in conditions:
             _column("where", k, self.columns)
-        keep = [r for r in self.rows if all(r.get(k) == v for k, v in conditions.items())]
+        candidates: Iterable[int] = range(len(self.rows))
+        for k, v in conditions.items():              # the first condition narrows the rows
+            candidates = self._rows_equal_to(k, v)
+            break
+        rows = self.rows
+        keep = [rows[i] for i in candidates if all(rows[i].get(k) == v for k, v in conditions.items())]
         return ResultTable(keep, dict(self.meta))
 
     def to_markdown(self, columns: Sequence[str] | None = None, digits: int = 3) -> str:
@@ -242,10 +331,12 @@ class ResultTable:
 
         ``columnar=True`` writes ``{"meta": ..., "columns": {name: [values, ...]}}`` instead: one
         list per column (``null`` where a row lacks it), several times smaller for long tables.
-        :meth:`from_json` reads both.
+        :meth:`from_json` reads both. ``indent``: spaces per level (0 to 16), None for one line.
         """
         if not isinstance(columnar, (bool, np.bool_)):
             raise TypeError(f"columnar must be True or False, got {columnar!r}")
+        if indent is not None:
+            indent = check_int("indent", indent, 0, 16)
 
         def clean(v: Any) -> Any:
             if isinstance(v, float) and not math.isfinite(v):
@@ -484,6 +575,15 @@ class IdentificationProblem:
     are computed once, on first use, and shared by the methods (``problem.W``,
     ``problem.y``); so are ``problem.column_scale``, the RMS of each column of ``W``, and
     ``problem.sigma_tau``, the standard deviation of the torque noise left in ``y``.
+
+    Raises
+    ------
+    TypeError
+        Fields of the wrong type (``options`` not a mapping of mappings...).
+    ValueError
+        ``base`` not of ``robot`` (another joint count or structure), data of another joint
+        count, vectors of the wrong length, ``prior_std`` not > 0, ``options`` naming an
+        unknown method.
     """
 
     robot: Any
@@ -506,6 +606,7 @@ class IdentificationProblem:
                 "base must be computed for this robot's rigid-body parameters (base_parameters(robot), "
                 f"without friction): got {self.base.n_params} parameters named {tuple(self.base.names)[:2]}..."
             )
+        check_same_robot("base", self.base, self.robot)
         if not isinstance(self.data, IdentificationData):
             raise TypeError(f"data must be an IdentificationData, got {type(self.data).__name__}")
         if self.data.n_joints != self.robot.n:
@@ -518,6 +619,11 @@ class IdentificationProblem:
             object.__setattr__(self, "prior_std", sd)
         if not isinstance(self.options, Mapping):
             raise TypeError(f"options must be a mapping of method name to settings, got {type(self.options).__name__}")
+        for key, value in self.options.items():
+            if key not in _OPTION_GROUPS:
+                raise ValueError(f"options names an unknown method {key!r}; expected some of {', '.join(_OPTION_GROUPS)}")
+            if not isinstance(value, Mapping):
+                raise TypeError(f"options[{key!r}] must be a mapping of settings, got {type(value).__name__}")
 
     @cached_property
     def _system(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -711,13 +817,15 @@ def prior_std(
     Returns
     -------
     numpy.ndarray, shape (r,)
-        Sample standard deviations (``ddof = 1``); a parameter that no error can change
-        gets the smallest positive value of the others (a standard deviation must be > 0).
+        Sample standard deviations (``ddof = 1``); a parameter that no error can change (a
+        spread at round-off level, below ``100 eps max|beta|``) gets the smallest value of the
+        others (a standard deviation must be > 0).
 
     Raises
     ------
     ValueError
-        If ``n_samples < 2`` or a size is invalid.
+        If ``n_samples < 2``, a size is invalid, or the sizes change no base parameter beyond
+        round-off.
 
     Examples
     --------
@@ -735,10 +843,13 @@ def prior_std(
         raise ValueError(f"n_samples must be an integer from 2 to 1e6, got {n_samples!r}")
     B = np.array([base.beta(perturb_robot(robot, gen, **sizes).params) for _ in range(int(n_samples))])
     sd = B.std(axis=0, ddof=1)
-    positive = sd[sd > 0]
+    # a spread at the round-off level of beta is no spread: the perturbation did not change it
+    floor = 100 * np.finfo(float).eps * max(float(np.abs(B).max()), np.finfo(float).tiny)
+    positive = sd[sd > floor]
     if positive.size == 0:
-        raise ValueError("the perturbations change no base parameter: give non-zero sizes")
-    return np.where(sd > 0, sd, positive.min())
+        raise ValueError(f"the perturbation sizes {sizes or 'given'} change no base parameter (their spread is "
+                         "round-off); expected a non-zero mass, com, inertia or angle")
+    return np.where(sd > floor, sd, positive.min())
 
 
 def clean_experiment(robot: Any, trajectory: Any) -> IdentificationData:
@@ -865,6 +976,10 @@ def _per_joint(name: str, value: Any, n: int) -> np.ndarray:
     if v.ndim == 1 and v.shape != (n,):
         raise ValueError(f"{name} must be a scalar or have shape ({n},) (one value per joint), got {v.shape}")
     return np.broadcast_to(v, (n,)).astype(float)
+
+
+#: The methods that take settings in :attr:`IdentificationProblem.options`.
+_OPTION_GROUPS = ("wls", "adaline", "hopfield", "ekf")
 
 
 def _check_robot(name: str, robot: Any) -> None:
@@ -1808,7 +1923,9 @@ def noise_rng(seed: int, level: float, run: int) -> np.random.Generator:
     ``numpy.random.default_rng(SeedSequence(seed, spawn_key=(round(1e9 * level), run)))``: the
     draw depends on these three numbers only, so one run of a stored benchmark can be
     recomputed alone (e.g. ``study.problem(level, rng=noise_rng(7, level, 0))`` is the data of
-    its first run).
+    its first run). The level is keyed on a grid of 1e-9, so a level must lie on it (0.02,
+    0.005, 1e-9...): two levels closer than the grid would otherwise share their draws; and
+    at most 1e6 (a relative noise of 10^8 %), where the grid is still exact in floating point.
 
     Parameters
     ----------
@@ -1826,9 +1943,9 @@ def noise_rng(seed: int, level: float, run: int) -> np.random.Generator:
     Raises
     ------
     TypeError
-        If ``seed`` or ``run`` is not an int.
+        If ``seed`` or ``run`` is not an int, ``level`` not a real number.
     ValueError
-        If a value is negative.
+        If a value is negative, or ``level`` is above 1e6 or not a multiple of 1e-9.
 
     Examples
     --------
@@ -1842,7 +1959,13 @@ def noise_rng(seed: int, level: float, run: int) -> np.random.Generator:
         if v < 0:
             raise ValueError(f"{name} must be >= 0, got {v}")
     lv = check_nonnegative("level", level)
-    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(round(1e9 * lv)), int(run))))
+    if lv > 1e6:
+        raise ValueError(f"level must be <= 1e6 (a relative noise of 10^8 %), got {lv:g}")
+    key = round(1e9 * lv)
+    if abs(1e9 * lv - key) > max(1e-6, 4 * np.finfo(float).eps * 1e9 * lv):
+        raise ValueError(f"level must be a multiple of 1e-9 (the draws are keyed by round(1e9 * level): a level "
+                         f"between grid points would share the draws of its neighbour), got {lv!r}")
+    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(key), int(run))))
 
 
 def monte_carlo(
@@ -1912,7 +2035,8 @@ def monte_carlo(
     options : mapping, optional
         Per-method settings (see :class:`IdentificationProblem`).
     runs : iterable of int, optional
-        Only these run indices (e.g. ``[0, 1]`` to reproduce part of a stored result).
+        Only these run indices (distinct, in ``[0, n_runs)``; e.g. ``[0, 1]`` to reproduce part
+        of a stored result).
     keep_params : bool, default False
         Keep every estimate in ``meta["estimates"]`` (a list of ``{"level", "run", "method",
         "params"}``).
@@ -1927,9 +2051,10 @@ def monte_carlo(
     Raises
     ------
     ValueError
-        Empty or negative levels, bad run counts, unknown methods.
+        Empty or negative levels, bad run counts or run indices, unknown methods, base
+        parameters of another robot, options of unknown methods.
     TypeError
-        Arguments of the wrong type.
+        Arguments of the wrong type (``progress`` not callable, ``runs`` not integers...).
 
     Examples
     --------
@@ -1967,12 +2092,23 @@ def monte_carlo(
     check_int("seed", seed, 0)
     _check_robot("robot", robot)
     _check_base("base", base)
+    check_same_robot("base", base, robot)
     if not isinstance(clean, IdentificationData):
         raise TypeError(f"clean must be an IdentificationData (from clean_experiment), got {type(clean).__name__}")
     R = max(counts.values())
-    run_ids = list(range(R)) if runs is None else sorted({int(r) for r in runs})
-    if any(r < 0 or r >= R for r in run_ids):
-        raise ValueError(f"runs must lie in [0, {R}), got {run_ids}")
+    if runs is None:
+        run_ids = list(range(R))
+    else:
+        if isinstance(runs, (str, bytes)) or not hasattr(runs, "__iter__"):
+            raise TypeError(f"runs must be an iterable of run indices (int), got {type(runs).__name__} {runs!r}")
+        given = [check_int("runs entry", r, 0) for r in runs]
+        if any(r >= R for r in given):
+            raise ValueError(f"runs must lie in [0, {R}), got {given}")
+        if not given or len(set(given)) != len(given):
+            raise ValueError(f"runs must name distinct run indices in [0, {R}), at least one, got {given}")
+        run_ids = sorted(given)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable taking a message (str), got {type(progress).__name__}")
     prior = as_array("prior", prior, shape=(base.rank,))
     truth = as_array("truth", truth, shape=(base.rank,))
     sd = None if prior_std is None else as_array("prior_std", prior_std, shape=(base.rank,))
@@ -2115,6 +2251,15 @@ class Study:
     pipeline : MeasurementPipeline or None
         How the regressor-based methods get the motion in :meth:`problem` and
         :meth:`monte_carlo`.
+
+    Raises
+    ------
+    ValueError
+        ``cad`` and ``real`` of another structure (joint count, frames, gravity: see
+        :attr:`robidlib.robot.SerialRobot.structure_id`), ``base`` not of ``cad``, vectors of
+        the wrong length, ``prior_std`` not > 0.
+    TypeError
+        Fields of the wrong type.
     """
 
     cad: Any
@@ -2137,6 +2282,13 @@ class Study:
         _check_robot("cad", self.cad)
         _check_robot("real", self.real)
         _check_base("base", self.base)
+        if self.cad.n != self.real.n or self.cad.structure_id != self.real.structure_id:
+            raise ValueError(f"cad ({self.cad.n} joints, structure {self.cad.structure_id}) must model the real robot "
+                             f"({self.real.n} joints, structure {self.real.structure_id}): same joints, frames and "
+                             "gravity, other inertial parameters")
+        from .base import check_base_of
+
+        check_base_of(self.cad, self.base, "base", friction=False)
         r = self.base.rank
         check_fields(self, truth=(r,), prior=(r,), prior_std=(r,), column_scale=(r,), wls_std=(r,))
         ess = np.asarray(self.essential)
@@ -2187,15 +2339,20 @@ def _given_excitation(value: Any, cad: Any, frequency: float, n_harmonics: int, 
     from .trajectories import FourierTrajectory, load_excitation
 
     if isinstance(value, str):
+        from .trajectories import stored_excitations
+
+        if value not in stored_excitations():
+            raise ValueError(f"{which} {value!r} is not a stored excitation; expected a FourierTrajectory or one of "
+                             f"{stored_excitations()}")
         value, meta = load_excitation(value)
         robot = dict(meta.get("recipe", {})).get("robot")
         if robot is not None and robot != cad.name:
-            raise ValueError(f"the stored {which} was made for the robot {robot!r}, not {cad.name!r}")
+            raise ValueError(f"cad must be the robot {robot!r} the stored {which} was made for, got {cad.name!r}")
     if not isinstance(value, FourierTrajectory):
         raise TypeError(f"{which} must be a FourierTrajectory or the name of a stored excitation, "
                         f"got {type(value).__name__}")
     if value.n_joints != cad.n:
-        raise ValueError(f"{which} has {value.n_joints} joints but the robot has {cad.n}")
+        raise ValueError(f"{which} has {value.n_joints} joints but cad has {cad.n}: they must match")
     if not np.isclose(value.wf, 2 * np.pi * frequency, rtol=1e-9) or value.a.shape[1] != n_harmonics:
         raise ValueError(
             f"{which} has base frequency {value.wf / (2 * np.pi):.6g} Hz and {value.a.shape[1]} harmonics; the "
@@ -2279,8 +2436,9 @@ def make_study(
     Raises
     ------
     ValueError
-        On non-positive durations, rates, frequencies or counts, or given excitations that do
-        not match the settings or the robot.
+        On non-positive durations, rates, frequencies, counts or ``essential_threshold``,
+        unknown or negative ``errors``, or given excitations that do not match the settings or
+        the robot (or name no stored excitation).
     TypeError
         On arguments of the wrong type.
 
@@ -2311,7 +2469,15 @@ def make_study(
     if pipeline is not None and not isinstance(pipeline, MeasurementPipeline):
         raise TypeError(f"pipeline must be a MeasurementPipeline or None, got {type(pipeline).__name__}")
     lv_ess = check_positive("essential_level", essential_level)
+    check_positive("essential_threshold", essential_threshold)
+    if errors is not None and not isinstance(errors, Mapping):
+        raise TypeError(f"errors must be a mapping such as {{'mass': 0.1}}, got {type(errors).__name__}")
     errors = dict(errors or {})
+    for key, value in errors.items():
+        if key not in ("mass", "com", "inertia", "angle"):
+            raise ValueError(f"errors names an unknown error {key!r}; expected some of 'mass', 'com', 'inertia', 'angle' "
+                             "(the arguments of perturb_robot)")
+        check_nonnegative(f"errors[{key!r}]", value)
     settings = {"seed": int(seed), "duration": float(duration), "fs": float(fs), "frequency": float(frequency),
                 "n_harmonics": int(n_harmonics), "optimize": int(optimize),
                 "validation_duration": float(validation_duration),
@@ -2423,6 +2589,8 @@ def load_benchmark(path: Any = None) -> ResultTable:
 
     Raises
     ------
+    TypeError
+        If ``path`` is not a path.
     ValueError
         If the file does not exist or is not a benchmark table.
 
@@ -2432,6 +2600,8 @@ def load_benchmark(path: Any = None) -> ResultTable:
     >>> bench.meta["benchmark"], sorted(set(bench.column("axis")))
     ('bench_methods', ['ekf_q', 'homoscedastic', 'position', 'torque'])
     """
+    if path is not None and (isinstance(path, bool) or not isinstance(path, (str, os.PathLike))):
+        raise TypeError(f"path must be a str or os.PathLike (or None), got {type(path).__name__} {path!r}")
     f = BENCHMARK_FILE if path is None else Path(path)
     if not f.is_file():
         raise ValueError(f"no benchmark table at {f}: run `make bench` (benchmarks/bench_methods.py) to write it")

@@ -88,11 +88,15 @@ def glued(name: str) -> Any:
 
     Raises
     ------
-    KeyError
+    TypeError
+        If ``name`` is not a string.
+    ValueError
         If nothing was glued under ``name``.
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {type(name).__name__} {name!r}")
     if name not in _STORE:
-        raise KeyError(f"nothing glued under {name!r}; glued so far: {sorted(_STORE)}")
+        raise ValueError(f"nothing glued under name {name!r}; expected one of {sorted(_STORE)}")
     return _STORE[name]
 
 
@@ -127,6 +131,9 @@ def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str | Sequ
     ------
     ValueError
         If a row's length differs from the number of headers, or ``fmt`` has the wrong length.
+    TypeError
+        If ``rows`` is not a sequence of rows, ``headers`` not strings, ``fmt`` not format
+        specs, ``caption`` not a string.
 
     Examples
     --------
@@ -139,16 +146,27 @@ def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str | Sequ
     """
     from IPython.display import Markdown
 
-    headers = [str(h) for h in headers]
-    fmts = [fmt] * len(headers) if isinstance(fmt, str) else list(fmt)
+    from ._validate import check_names, check_text
+
+    headers = list(check_names("headers", headers, unique=False))
+    if isinstance(fmt, str):
+        fmts = [fmt] * len(headers)
+    else:
+        fmts = list(check_names("fmt", fmt, unique=False))
     if len(fmts) != len(headers):
         raise ValueError(f"fmt must be one spec or one per column ({len(headers)}), got {len(fmts)}")
+    if caption is not None:
+        check_text("caption", caption)
+    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
+        raise TypeError(f"rows must be a sequence of rows (sequences of cells), got {type(rows).__name__}")
     lines = [] if caption is None else [str(caption), ""]
     lines += ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
     for k, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
+            raise TypeError(f"rows[{k}] must be a sequence of cells, got {type(row).__name__}")
         row = list(row)
         if len(row) != len(headers):
-            raise ValueError(f"rows[{k}] has {len(row)} cells, expected {len(headers)} (one per header)")
+            raise ValueError(f"rows[{k}] has {len(row)} cells, expected {len(headers)} (one per entry of headers)")
         lines.append("| " + " | ".join(_cell(v, f) for v, f in zip(row, fmts)) + " |")
     return Markdown("\n".join(lines))
 
@@ -174,10 +192,19 @@ def estimate_table(est, truth: Sequence[float] | None = None, digits: int = 4, c
     Raises
     ------
     ValueError
-        If ``truth`` does not have one entry per parameter or ``digits`` is not in 1..17.
+        If ``truth`` does not have one finite entry per parameter or ``digits`` is not in
+        1..17.
+    TypeError
+        If ``est`` is not an Estimate, ``truth`` not numbers or ``caption`` not a string.
     """
+    from ._validate import as_array, check_text
+
+    if not all(hasattr(est, a) for a in ("params", "std", "rel_std", "names")):
+        raise TypeError(f"est must be an Estimate, got {type(est).__name__}")
     if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 1 <= digits <= 17:
         raise ValueError(f"digits must be an integer in 1..17, got {digits!r}")
+    if caption is not None:
+        check_text("caption", caption)
     g = f".{int(digits)}g"
     p = np.asarray(est.params, dtype=float)
     std = np.asarray(est.std, dtype=float)
@@ -186,7 +213,7 @@ def estimate_table(est, truth: Sequence[float] | None = None, digits: int = 4, c
     rows = [[n, p[i], std[i], rel[i]] for i, n in enumerate(est.names)]
     fmts = ["s", g, ".3g", ".3g"]
     if truth is not None:
-        t = np.asarray(truth, dtype=float).ravel()
+        t = as_array("truth", truth, ndim=1)
         if t.shape != p.shape:
             raise ValueError(f"truth must have shape {p.shape} (one value per parameter), got {t.shape}")
         headers += ["truth", "error / std"]

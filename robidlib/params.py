@@ -36,11 +36,13 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_array, check_choice, check_fields, check_flag, check_int, check_nonnegative
+from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_nonnegative,
+                        check_tolerance)
 
 __all__ = [
     "PARAM_FIELDS",
     "FRICTION_TERMS",
+    "MAX_JOINTS",
     "param_names",
     "friction_names",
     "inertia_matrix",
@@ -66,9 +68,15 @@ _PIN_FROM_GUIDE = np.array([0, 1, 2, 3, 4, 7, 5, 8, 9, 6])
 _GUIDE_FROM_PIN = np.argsort(_PIN_FROM_GUIDE)
 
 
+#: Most joints a robot may have: names of more would take seconds and gigabytes to build.
+MAX_JOINTS = 10_000
+
+
 def _check_count(name: str, n) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"{name} must be a positive integer, got {n!r}")
+    if n > MAX_JOINTS:
+        raise ValueError(f"{name} must be at most {MAX_JOINTS} (joints of a robot), got {n}")
     return int(n)
 
 
@@ -88,7 +96,7 @@ def param_names(n: int) -> tuple[str, ...]:
     Raises
     ------
     ValueError
-        If ``n`` is not a positive integer.
+        If ``n`` is not a positive integer at most :data:`MAX_JOINTS` (10 000).
 
     Examples
     --------
@@ -135,7 +143,7 @@ def friction_names(n: int, terms: Sequence[str] = ("viscous", "coulomb"), offset
     Raises
     ------
     ValueError
-        Unknown or repeated term, or no term at all.
+        Unknown or repeated term, no term at all, or ``n`` not an integer in ``[1, MAX_JOINTS]``.
 
     Examples
     --------
@@ -187,7 +195,8 @@ def inertia_vector(I: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     I : array_like, shape (..., 3, 3)
         Symmetric tensors.
     tol : float, default 1e-9
-        Largest accepted asymmetry ``|I - I.T|`` relative to ``max(1, |I|)``.
+        Largest accepted asymmetry ``|I - I.T|`` relative to ``max(1, |I|)``: 0 (exactly
+        symmetric) or at least ``2.2e-14`` (round-off).
 
     Returns
     -------
@@ -196,7 +205,7 @@ def inertia_vector(I: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     Raises
     ------
     ValueError
-        Wrong shape, NaN/inf, or a tensor that is not symmetric.
+        Wrong shape, NaN/inf, a tensor that is not symmetric, or a ``tol`` between 0 and round-off.
 
     Examples
     --------
@@ -206,7 +215,7 @@ def inertia_vector(I: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     I = as_array("I", I)
     if I.ndim < 2 or I.shape[-2:] != (3, 3):
         raise ValueError(f"I must have shape (..., 3, 3), got {I.shape}")
-    tol = check_nonnegative("tol", tol)
+    tol = check_tolerance("tol", tol, allow_zero=True)
     asym = np.abs(I - np.swapaxes(I, -1, -2)).max() if I.size else 0.0
     if asym > tol * max(1.0, float(np.abs(I).max()) if I.size else 1.0):
         raise ValueError(f"I must be symmetric, got an asymmetry of {asym:.3g}")
@@ -594,7 +603,7 @@ def is_physically_consistent(
     >>> print(is_physically_consistent(np.r_[good, bad], explain=True).failures[0][:2])
     (2, 'triangle inequality')
     """
-    if explain:
+    if check_flag("explain", explain):
         return consistency_report(pi, tol)
     tol = check_nonnegative("tol", tol)
     per_link = check_flag("per_link", per_link)
@@ -692,7 +701,8 @@ def pseudo_inertia_params(J: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     J : array_like, shape (4, 4) or (..., 4, 4)
         Symmetric matrices.
     tol : float, default 1e-9
-        Largest accepted asymmetry ``|J - J.T|`` relative to ``max(1, |J|)``.
+        Largest accepted asymmetry ``|J - J.T|`` relative to ``max(1, |J|)``: 0 (exactly
+        symmetric) or at least ``2.2e-14`` (round-off).
 
     Returns
     -------
@@ -702,7 +712,8 @@ def pseudo_inertia_params(J: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     Raises
     ------
     ValueError
-        Wrong shape, NaN/inf, a matrix that is not symmetric, or a negative ``tol``.
+        Wrong shape, NaN/inf, a matrix that is not symmetric, or a ``tol`` that is negative
+        or between 0 and round-off.
     TypeError
         If ``J`` is complex or not numeric.
 
@@ -713,7 +724,7 @@ def pseudo_inertia_params(J: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     >>> bool(np.allclose(pseudo_inertia_params(pseudo_inertia(pi)), pi))
     True
     """
-    tol = check_nonnegative("tol", tol)
+    tol = check_tolerance("tol", tol, allow_zero=True)
     _reject_complex("J", J)
     J = as_array("J", J)
     if J.ndim < 2 or J.shape[-2:] != (4, 4):
@@ -985,3 +996,159 @@ __all__ += [
     "consistency_report",
     "nearest_consistent",
 ]
+
+
+# ------------------------------------------------------------------- log-Cholesky parameters
+# Rucker and Wensing (2022): the pseudo-inertia of a body is J = U U^T with U upper triangular
+# and a positive diagonal; writing the diagonal as exponentials gives ten unconstrained numbers
+# theta = [alpha, d1, d2, d3, s12, s23, s13, t1, t2, t3] (pinocchio's order):
+#
+#     U = exp(alpha) [[exp(d1), s12,     s13,     t1],
+#                     [0,       exp(d2), s23,     t2],
+#                     [0,       0,       exp(d3), t3],
+#                     [0,       0,       0,       1 ]]
+#
+# Every theta in R^10 gives J > 0 (a body with m = exp(2 alpha) > 0, centre of mass t), and
+# every J > 0 has exactly one theta (the Cholesky factor with a positive diagonal is unique).
+LOG_CHOLESKY_FIELDS: tuple[str, ...] = ("alpha", "d1", "d2", "d3", "s12", "s23", "s13", "t1", "t2", "t3")
+
+
+def _theta(name: str, theta: ArrayLike) -> np.ndarray:
+    _reject_complex(name, theta)
+    th = as_array(name, theta)
+    if th.ndim == 0 or th.shape[-1] != 10:
+        raise ValueError(f"{name} must have shape (10,) or (..., 10) = [alpha, d1, d2, d3, s12, s23, s13, t1, t2, "
+                         f"t3], got {th.shape}")
+    return th
+
+
+def log_cholesky_factor(theta: ArrayLike) -> np.ndarray:
+    """The upper-triangular factor ``U`` (``J = U U^T``) of log-Cholesky parameters.
+
+    Parameters
+    ----------
+    theta : array_like, shape (10,) or (..., 10)
+        ``[alpha, d1, d2, d3, s12, s23, s13, t1, t2, t3]``, any real numbers.
+
+    Returns
+    -------
+    numpy.ndarray, shape (4, 4) or (..., 4, 4)
+        Upper triangular with a positive diagonal.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Wrong last axis, NaN/inf, complex or non-numeric entries.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> U = log_cholesky_factor(np.zeros(10))          # unit mass at the origin, unit Sigma
+    >>> U.tolist() == np.eye(4).tolist()
+    True
+    """
+    th = _theta("theta", theta)
+    a, d, s12, s23, s13, t = th[..., 0], th[..., 1:4], th[..., 4], th[..., 5], th[..., 6], th[..., 7:10]
+    U = np.zeros(th.shape[:-1] + (4, 4))
+    U[..., [0, 1, 2], [0, 1, 2]] = np.exp(d)
+    U[..., 0, 1], U[..., 1, 2], U[..., 0, 2] = s12, s23, s13
+    U[..., :3, 3] = t
+    U[..., 3, 3] = 1.0
+    return np.exp(a)[..., None, None] * U
+
+
+def log_cholesky_to_params(theta: ArrayLike) -> np.ndarray:
+    """Ten unconstrained numbers to the standard parameters of a physically consistent body.
+
+    The log-Cholesky parametrisation of Rucker and Wensing :cite:`rucker2022`: the
+    pseudo-inertia (:func:`pseudo_inertia`) is ``J = U U^T`` with ``U`` of
+    :func:`log_cholesky_factor`, so ``J`` is positive definite for *every* ``theta``: mass
+    ``exp(2 alpha) > 0``, centre of mass ``(t1, t2, t3)``, strict triangle inequalities. An
+    optimiser can move ``theta`` freely and never leave the set of bodies.
+
+    Parameters
+    ----------
+    theta : array_like, shape (10,) or (..., 10)
+        ``[alpha, d1, d2, d3, s12, s23, s13, t1, t2, t3]`` (pinocchio's
+        ``LogCholeskyParameters`` order).
+
+    Returns
+    -------
+    numpy.ndarray, shape (10,) or (..., 10)
+        ``[m, mx, my, mz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz]`` (GUIDE order, inertia about the link
+        origin).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Wrong last axis, NaN/inf, complex or non-numeric entries.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pi = log_cholesky_to_params([np.log(2.0) / 2, 0, 0, 0, 0, 0, 0, 0.5, 0.0, 0.0])
+    >>> pi[:4].round(12).tolist()                       # 2 kg with its centre of mass at x = 0.5 m
+    [2.0, 1.0, 0.0, 0.0]
+    >>> bool(is_physically_consistent(pi))
+    True
+    """
+    U = log_cholesky_factor(theta)
+    return pseudo_inertia_params(U @ np.swapaxes(U, -1, -2))
+
+
+def params_to_log_cholesky(pi_j: ArrayLike) -> np.ndarray:
+    """The log-Cholesky parameters of a body whose pseudo-inertia is positive definite.
+
+    Inverse of :func:`log_cholesky_to_params`: ``U`` is the upper-triangular Cholesky factor of
+    ``J`` (the lower factor of ``J`` with its rows and columns reversed, reversed back), and
+    ``alpha = log U_44``, ``d_i = log(U_ii / U_44)``, the other entries divided by ``U_44``.
+
+    Parameters
+    ----------
+    pi_j : array_like, shape (10,) or (..., 10)
+        Standard parameters of one link (or a batch), GUIDE order.
+
+    Returns
+    -------
+    numpy.ndarray, shape (10,) or (..., 10)
+
+    Raises
+    ------
+    ValueError
+        If a pseudo-inertia is not positive definite (a point mass, a rod or a plate, an
+        impossible body: no log-Cholesky parameters exist; the message says which), wrong
+        shape or NaN/inf.
+    TypeError
+        Complex or non-numeric entries.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pi = link_params(1.5, [0.1, -0.2, 0.3], [0.02, 0.03, 0.04, 0.001, 0.0, -0.002])
+    >>> bool(np.allclose(log_cholesky_to_params(params_to_log_cholesky(pi)), pi))
+    True
+    """
+    J = pseudo_inertia(pi_j)
+    flip = J[..., ::-1, ::-1]
+    try:
+        L = np.linalg.cholesky(flip)
+    except np.linalg.LinAlgError:
+        lam = np.linalg.eigvalsh(J.reshape(-1, 4, 4))[:, 0]
+        raise ValueError(
+            f"pi_j must be a body with a positive definite pseudo-inertia (mass > 0, strict triangle "
+            f"inequalities); got smallest eigenvalue(s) of J {np.round(lam, 12).tolist()[:5]}: no log-Cholesky "
+            "parameters exist for it"
+        ) from None
+    U = L[..., ::-1, ::-1]
+    e = U[..., 3, 3]
+    out = np.empty(J.shape[:-2] + (10,))
+    out[..., 0] = np.log(e)
+    out[..., 1:4] = np.log(np.diagonal(U, axis1=-2, axis2=-1)[..., :3] / e[..., None])
+    out[..., 4] = U[..., 0, 1] / e
+    out[..., 5] = U[..., 1, 2] / e
+    out[..., 6] = U[..., 0, 2] / e
+    out[..., 7:10] = U[..., :3, 3] / e[..., None]
+    return out
+
+
+__all__ += ["LOG_CHOLESKY_FIELDS", "log_cholesky_factor", "log_cholesky_to_params", "params_to_log_cholesky"]

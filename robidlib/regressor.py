@@ -45,7 +45,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._jit import compiled
-from ._validate import as_array
+from ._validate import as_array, check_same_robot
 from .dynamics import _c, _chunked, _gravity, _robot_arrays, _state
 from .params import _check_terms
 from .robot import SerialRobot
@@ -99,6 +99,7 @@ def regressor(
     ------
     ValueError
         Shapes that do not match each other or the robot's joint count, NaN/inf; a ``base``
+        computed for another robot (its ``robot_id``), or a ``base``
         computed for other parameters (or with friction columns); an ``out`` of the wrong
         shape or memory layout.
     TypeError
@@ -157,6 +158,7 @@ def _check_base(robot: SerialRobot, base: Any) -> Any:
             f"base must be computed for this robot's {10 * robot.n} rigid-body parameters (base_parameters(robot), "
             f"without friction), got {base.n_params} parameters named {tuple(base.names)[:2]}..."
         )
+    check_same_robot("base", base, robot)
     return base
 
 

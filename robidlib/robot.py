@@ -43,7 +43,7 @@ from .params import (
 )
 from .spatial import dh_transform, homogeneous, is_rotation, matrix_to_rpy, rpy_to_matrix
 
-__all__ = ["SerialRobot", "forward_kinematics", "JOINT_TYPES", "DEFAULT_LIMITS"]
+__all__ = ["SerialRobot", "forward_kinematics", "JOINT_TYPES", "DEFAULT_LIMITS", "INERTIA_RTOL"]
 
 #: The joint types of a :class:`SerialRobot`.
 JOINT_TYPES: tuple[str, ...] = ("revolute", "prismatic")
@@ -266,6 +266,31 @@ class SerialRobot:
     def friction_names(self) -> tuple[str, ...]:
         """Names of ``friction.ravel()``: ``fv1, fc1, fv2, fc2, ...``."""
         return _friction_names(self._n)
+
+    @property
+    def structure_id(self) -> str:
+        """A fingerprint of what decides the regressor's columns: joint types, axes, frames, gravity.
+
+        Two robots with the same kinematic structure and the same direction of gravity share
+        it, whatever their inertial and friction parameters, limits and names (so
+        ``robot.with_params(...)`` keeps it); the base parameters computed for one of them
+        (:func:`robidlib.base.base_parameters`) hold it, and the functions that take both a
+        robot and its base parameters refuse base parameters of another robot. Numbers are
+        rounded to 1e-9 (m, rad), so round-off (a URDF written and read back) does not change
+        it.
+        """
+        import hashlib
+
+        g = self._gravity
+        gn = float(np.linalg.norm(g))
+        parts = [
+            np.array([self._n], dtype=float),
+            np.array([t == "prismatic" for t in self._types], dtype=float),
+            np.round(self._axes, 9), np.round(self._origins, 9),
+            np.round(g / gn, 9) if gn > 0 else np.zeros(3),
+        ]
+        data = np.concatenate([np.ravel(a) for a in parts]) + 0.0       # + 0.0: -0.0 -> 0.0
+        return hashlib.sha256(data.tobytes()).hexdigest()[:16]
 
     @property
     def is_prismatic(self) -> np.ndarray:
@@ -547,6 +572,7 @@ class SerialRobot:
         lock_joints: Iterable[str] = (),
         gravity: ArrayLike | None = None,
         name: str | None = None,
+        inertia_check: str = "refuse",
     ) -> "SerialRobot":
         """A robot from a URDF file or string (parsed with the standard library).
 
@@ -585,6 +611,15 @@ class SerialRobot:
             has one, else ``(0, 0, -9.81)``.
         name : str, optional
             Default: the URDF robot name.
+        inertia_check : {"refuse", "warn"}, default "refuse"
+            What to do with a moving link whose ``<inertia>`` no rigid body has: a negative
+            principal moment (not positive semi-definite: the mass matrix may be indefinite and
+            forward dynamics accelerate against the torque) or principal moments breaking the
+            triangle inequality ``I1 + I2 >= I3``, beyond a relative tolerance
+            ``robidlib.robot.INERTIA_RTOL`` of the largest moment (the rounding of the file's decimals).
+            ``"refuse"`` raises a ``ValueError`` naming the link; ``"warn"`` loads the file as
+            it is with a ``UserWarning`` (a vendor's CAD export, used as a prior). Links fixed
+            to the base are not read.
 
         Returns
         -------
@@ -594,11 +629,15 @@ class SerialRobot:
         ------
         ValueError
             Malformed XML or URDF (missing or duplicate names, unknown link, bad numbers, a
-            negative limit, ``lower >= upper`` other than the all-zero "no limit"), a
-            ``floating`` or ``planar`` joint, a link with two movable branches (the message
-            names the link and the branches), a zero or non-unit axis, a mimic joint in the
-            chain, an unknown ``base_link`` / ``tip_link`` / ``lock_joints`` entry, or no
-            movable joint.
+            negative limit, ``lower >= upper`` other than the all-zero "no limit"), a DTD or
+            an entity declaration (refused explicitly: URDF needs none, and entities can
+            expand without bound), a ``floating`` or ``planar`` joint, a link with two movable
+            branches (the message names the link and the branches), a zero or non-unit axis, a
+            mimic joint in the chain, an unknown ``base_link`` / ``tip_link`` / ``lock_joints``
+            entry, no movable joint, or an inertia that no rigid body has (see
+            ``inertia_check``).
+        TypeError
+            ``source`` neither a path nor URDF text, ``lock_joints`` not joint names.
 
         Examples
         --------
@@ -613,7 +652,7 @@ class SerialRobot:
         >>> r.n, r.joint_names, round(float(r.params[5]), 3)   # Iyy about the hinge = 0.02 + 1 * 0.5**2
         (1, ('hinge',), 0.27)
         """
-        return _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name)
+        return _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name, inertia_check)
 
     def to_urdf(self, base_link: str | None = None) -> str:
         """The robot as URDF text, which :meth:`from_urdf` reads back into the same robot.
@@ -895,6 +934,47 @@ def _origin(elem: ET.Element | None, what: str) -> np.ndarray:
     return homogeneous(rpy_to_matrix(rpy), xyz)
 
 
+class _Refused(Exception):
+    """A DTD or an entity met by the parser (raised from its handlers, turned into a ValueError)."""
+
+
+def _parse_xml(text: str) -> ET.Element:
+    """An element tree from XML text, refusing any DTD and entity declaration explicitly.
+
+    URDF needs neither; a DTD can declare entities that expand to gigabytes ("billion laughs")
+    or read files ("external entities"). Rather than rely on the protections of the expat
+    library the system has, the parser stops at the first ``<!DOCTYPE``, entity declaration or
+    external reference (Python's own ``xml.etree`` would expand internal entities).
+    """
+    import xml.parsers.expat
+
+    parser = xml.parsers.expat.ParserCreate()
+    builder = ET.TreeBuilder()
+
+    def refuse(what: str):
+        def handler(*args: Any) -> None:
+            raise _Refused(what)
+        return handler
+
+    parser.StartDoctypeDeclHandler = refuse("a DTD (<!DOCTYPE ...>)")
+    parser.EntityDeclHandler = refuse("an entity declaration")
+    parser.UnparsedEntityDeclHandler = refuse("an entity declaration")
+    parser.ExternalEntityRefHandler = refuse("an external entity")
+    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.StartElementHandler = builder.start
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.data
+    parser.buffer_text = True
+    try:
+        parser.Parse(text, True)
+    except _Refused as exc:
+        raise ValueError(f"source must be a URDF without DTD or entities; it holds {exc} (refused: "
+                         "entities can expand without bound or read other files)") from None
+    except xml.parsers.expat.ExpatError as exc:
+        raise ValueError(f"source is not well-formed XML: {exc}") from None
+    return builder.close()
+
+
 def _read_urdf(source: Any) -> ET.Element:
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
@@ -907,16 +987,13 @@ def _read_urdf(source: Any) -> ET.Element:
             raise ValueError(f"source must be a URDF file or the XML text itself; got {source!r}: no URDF file there")
         with open(source, encoding="utf-8") as fh:
             text = fh.read()
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise ValueError(f"source is not well-formed XML: {exc}") from None
+    root = _parse_xml(text)
     if root.tag != "robot":
         raise ValueError(f"URDF root element must be <robot>, got <{root.tag}>")
     return root
 
 
-def _link_inertial(link: ET.Element) -> np.ndarray:
+def _link_inertial(link: ET.Element, check: str = "refuse") -> np.ndarray:
     lname = link.get("name")
     inertial = link.find("inertial")
     if inertial is None:
@@ -935,8 +1012,39 @@ def _link_inertial(link: ET.Element) -> np.ndarray:
     vals = [
         _floats(ie.get(k), 1, f"{what} <inertia {k}>")[0] for k in ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
     ]
+    _check_inertia(lname, inertia_matrix(vals), check)
     Ic = T[:3, :3] @ inertia_matrix(vals) @ T[:3, :3].T
     return _link_params(m, T[:3, 3], Ic, about="com")
+
+
+#: Relative tolerance of the inertia checks of from_urdf: the decimals a URDF prints (five
+#: significant digits or more) round the principal moments by less than this share of the largest.
+INERTIA_RTOL = 1e-5
+
+
+def _check_inertia(lname: str | None, I: np.ndarray, check: str) -> None:
+    """Refuse (or warn about) a rotational inertia no rigid body has: a negative principal moment
+    (the mass matrix may then be indefinite) or principal moments that break the triangle
+    inequalities ``I1 + I2 >= I3`` (for every ordering)."""
+    lam = np.linalg.eigvalsh(0.5 * (I + I.T))
+    tol = INERTIA_RTOL * max(float(np.abs(lam).max()), 0.0)
+    problems = []
+    if lam[0] < -tol:
+        problems.append(f"a negative principal moment {lam[0]:.6g} kg m^2 (principal moments "
+                        f"{', '.join(f'{v:.6g}' for v in lam)}): the inertia is not positive semi-definite")
+    elif lam[0] + lam[1] < lam[2] - tol:
+        problems.append(f"principal moments {', '.join(f'{v:.6g}' for v in lam)} kg m^2 that break the triangle "
+                        f"inequality I1 + I2 >= I3 by {lam[2] - lam[0] - lam[1]:.3g} "
+                        f"({(lam[2] - lam[0] - lam[1]) / lam[2]:.2%} of I3)")
+    if not problems:
+        return
+    msg = (f"URDF: link {lname!r} has {problems[0]}; no rigid body has this inertia (tolerance "
+           f"{INERTIA_RTOL:g} of the largest moment)")
+    if check == "refuse":
+        raise ValueError(msg + "; correct the file, or load it with inertia_check='warn' to use it as it is")
+    import warnings
+
+    warnings.warn(msg + "; loaded as it is (inertia_check='warn')", UserWarning, stacklevel=5)
 
 
 def _limit_value(lim: ET.Element, key: str, joint: str, default: float) -> float:
@@ -957,7 +1065,8 @@ def _file_gravity(root: ET.Element) -> np.ndarray:
     return _floats(el.get("gravity"), 3, "<robidlib gravity>")
 
 
-def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> SerialRobot:
+def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name, inertia_check) -> SerialRobot:
+    check_choice("inertia_check", inertia_check, ("refuse", "warn"))
     root = _read_urdf(source)
     links: dict[str, ET.Element] = {}
     for el in root.findall("link"):
@@ -1010,7 +1119,13 @@ def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> 
         raise ValueError(f"tip_link {tip_link!r} is not a link of the URDF")
     if isinstance(lock_joints, str):
         lock_joints = (lock_joints,)
-    locked = set(lock_joints)
+    try:
+        locked = set(lock_joints)
+    except TypeError:
+        raise TypeError(f"lock_joints must be joint names (an iterable of str), got {type(lock_joints).__name__}") from None
+    bad = [jn for jn in locked if not isinstance(jn, str)]
+    if bad:
+        raise TypeError(f"lock_joints must hold joint names (str), got {type(bad[0]).__name__} {bad[0]!r}")
     for jn in locked:
         if jn not in joints or joints[jn]["type"] not in _MOVABLE:
             raise ValueError(f"lock_joints entry {jn!r} is not a revolute, continuous or prismatic joint of the URDF")
@@ -1018,12 +1133,19 @@ def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> 
     def movable(jn: str) -> bool:
         return joints[jn]["type"] != "fixed" and jn not in locked
 
-    memo: dict[str, bool] = {}
+    # links below which a movable joint hangs: children before parents (an explicit stack, no
+    # recursion: a chain of thousands of fixed joints, as exporters write, is fine)
+    below: dict[str, bool] = {}
+    order, todo = [], [roots[0]]
+    while todo:
+        link = todo.pop()
+        order.append(link)
+        todo.extend(joints[j]["child"] for j in children[link])
+    for link in reversed(order):
+        below[link] = any(movable(j) or below[joints[j]["child"]] for j in children[link])
 
     def has_movable(link: str) -> bool:
-        if link not in memo:
-            memo[link] = any(movable(j) or has_movable(joints[j]["child"]) for j in children[link])
-        return memo[link]
+        return below[link]
 
     path: set[str] = set()
     if tip_link is not None:
@@ -1133,7 +1255,7 @@ def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name) -> 
     params = np.zeros((n, 10))
     for k in range(1, n + 1):
         for link, T in bodies[k]:
-            params[k - 1] += transform_params(_link_inertial(links[link]), T[:3, :3], T[:3, 3])
+            params[k - 1] += transform_params(_link_inertial(links[link], inertia_check), T[:3, :3], T[:3, 3])
     return cls(
         types,
         np.array(origins),

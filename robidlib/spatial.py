@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_array, check_nonnegative
+from ._validate import as_array, check_nonnegative, check_tolerance
 
 __all__ = [
     "skew",
@@ -288,7 +288,9 @@ def is_rotation(R: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     ----------
     R : array_like, shape (..., 3, 3)
     tol : float, default 1e-9
-        Absolute tolerance on the entries of ``R.T @ R - I`` and on ``det R - 1``.
+        Absolute tolerance on the entries of ``R.T @ R - I`` and on ``det R - 1``; at least
+        ``2.2e-14`` (100 ulps of 1: with a smaller one a rotation computed in floating point
+        would be "not a rotation").
 
     Returns
     -------
@@ -298,7 +300,7 @@ def is_rotation(R: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the trailing shape is not ``(3, 3)`` or ``tol`` is negative or not finite.
+        If the trailing shape is not ``(3, 3)`` or ``tol`` is not finite or below round-off.
 
     Examples
     --------
@@ -308,7 +310,7 @@ def is_rotation(R: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     R = as_array("R", R, finite=False)
     if R.ndim < 2 or R.shape[-2:] != (3, 3):
         raise ValueError(f"R must have shape (..., 3, 3), got {R.shape}")
-    tol = check_nonnegative("tol", tol)
+    tol = check_tolerance("tol", tol)
     with np.errstate(invalid="ignore"):
         err = np.abs(np.swapaxes(R, -1, -2) @ R - np.eye(3)).max(axis=(-2, -1))
         det = np.linalg.det(R)

@@ -22,9 +22,10 @@ positions, velocities and accelerations as ``(N, n)`` arrays (GUIDE); it unpacks
   a polynomial per joint over one window (fifth degree in the paper, eq. 39), optional
   fixed sinusoids, the coefficients optimised with the same linear-constraint SLSQP.
 * :func:`save_excitation` / :func:`load_excitation` / :func:`stored_excitations` -- optimised
-  excitations stored as package data (``robidlib/data/excitations``), so that chapters and
-  benchmarks load them instead of re-running a truncated optimisation whose last digits
-  depend on the machine.
+  excitations stored as package data (``robidlib/data/excitations``, written from the source
+  tree by ``tools/store_excitations.py``; ``save_excitation`` writes only where it is told),
+  so that chapters and benchmarks load them instead of re-running a truncated optimisation
+  whose last digits depend on the machine.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import scipy.linalg
 import scipy.optimize
 
 from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_nonnegative, check_positive,
-                        check_rng, check_text, check_tolerance)
+                        check_rng, check_same_robot, check_text, check_tolerance)
 
 __all__ = [
     "Trajectory",
@@ -54,6 +55,7 @@ __all__ = [
     "check_limits",
     "random_fourier",
     "excitation_cond",
+    "excitation_logdet",
     "ExcitationResult",
     "optimize_excitation",
     "save_excitation",
@@ -150,8 +152,9 @@ def quintic_coefficients(
     """Coefficients ``a0..a5`` of ``q(t) = a0 + a1 t + ... + a5 t^5`` per joint.
 
     The six boundary conditions (position, velocity and acceleration at ``t = 0`` and
-    ``t = T``) give a 6x6 linear system ``M(T) a = c``, solved for all joints at once
-    with ``scipy.linalg.solve``.
+    ``t = T``) give a 6x6 linear system, solved for all joints at once with
+    ``scipy.linalg.solve`` in the normalised time ``s = t / T`` (``M(1) b = c(T)``, a
+    well-conditioned system whatever ``T``); then ``a_k = b_k / T^k``.
 
     Parameters
     ----------
@@ -170,8 +173,8 @@ def quintic_coefficients(
     Raises
     ------
     ValueError
-        If a value is not finite, ``T <= 0``, or the boundary arrays have different
-        lengths.
+        If a value is not finite, ``T <= 0``, the boundary arrays have different lengths, or
+        ``T`` is so short or long that a coefficient overflows double precision.
 
     Examples
     --------
@@ -181,8 +184,15 @@ def quintic_coefficients(
     """
     T = check_positive("T", T)
     _, b = _boundary(q0=q0, qd0=qd0, qdd0=qdd0, qf=qf, qdf=qdf, qddf=qddf)
-    rhs = np.vstack([b["q0"], b["qd0"], b["qdd0"], b["qf"], b["qdf"], b["qddf"]])
-    return scipy.linalg.solve(_quintic_matrix(T), rhs)
+    Tf = np.float64(T)                  # numpy powers overflow to inf (Python's raise OverflowError)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        rhs = np.vstack([b["q0"], Tf * b["qd0"], Tf**2 * b["qdd0"], b["qf"], Tf * b["qdf"], Tf**2 * b["qddf"]])
+        coef = scipy.linalg.solve(_quintic_matrix(1.0), rhs) if np.all(np.isfinite(rhs)) else rhs[:6] * np.nan
+        a = coef / (Tf ** np.arange(6.0))[:, None]
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"T = {T:g} s is too short or too long for these boundary values: a coefficient "
+                         "overflows double precision; expected a duration on the scale of the motion")
+    return a
 
 
 def _eval_poly(coef: np.ndarray, tau: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -917,10 +927,11 @@ def _base_of(robot: Any, base: Any, friction: bool) -> Any:
         raise TypeError(f"base must be a robidlib.base.BaseParameters, got {type(base).__name__}")
     if base.n_params != p:
         raise ValueError(
-            f"base describes {base.n_params} standard parameters but the robot has {p} "
-            f"({10 * robot.n} inertial{' + ' + str(2 * robot.n) + ' friction' if friction else ''}); "
-            "compute it with base_parameters(robot, friction=...) using the same friction flag"
+            f"base must describe the robot's {p} standard parameters "
+            f"({10 * robot.n} inertial{' + ' + str(2 * robot.n) + ' friction' if friction else ''}), got "
+            f"{base.n_params}; compute it with base_parameters(robot, friction=...) using the same friction flag"
         )
+    check_same_robot("base", base, robot)
     return base
 
 
@@ -1018,6 +1029,78 @@ def excitation_cond(
     return _cond(_base_regressor(robot, traj.q, traj.qd, traj.qdd, base, friction), scaling)
 
 
+def _logdet(W: np.ndarray, n_samples: int) -> float:
+    """``log det(W'W / N)`` from the singular values; ``-inf`` when ``W`` is numerically singular."""
+    s = np.linalg.svd(W, compute_uv=False)
+    if s.size == 0 or s[-1] <= s[0] / _COND_CAP:
+        return -np.inf
+    return float(2.0 * np.sum(np.log(s)) - s.size * np.log(n_samples))
+
+
+def excitation_logdet(
+    robot: Any,
+    traj: Trajectory,
+    base: Any = None,
+    friction: bool = False,
+) -> float:
+    """D-optimality of a trajectory: ``log det`` of the information matrix of the base parameters.
+
+    With ``W_b`` the base regressor stacked along the ``N`` samples of ``traj`` (as in
+    :func:`excitation_cond`, without column scaling), the information matrix of the base
+    parameters per sample and unit noise variance is ``F = W_b' W_b / N``; its inverse is the
+    covariance of least squares (times ``sigma^2 / N``). Maximising ``log det F`` (a
+    D-optimal design :cite:`atkinson2007`) shrinks the volume of the confidence ellipsoid of
+    all parameters at once, where the condition number only balances its longest and shortest
+    axes. A change of units (a column scaling ``D``) adds ``2 log det D`` to every design alike,
+    so, unlike the condition number, the criterion needs no scaling to compare designs.
+
+    Parameters
+    ----------
+    robot : SerialRobot
+    traj : Trajectory
+    base : BaseParameters, optional
+        Default ``base_parameters(robot, friction=friction, rng=0)``.
+    friction : bool, default False
+        Append the friction columns.
+
+    Returns
+    -------
+    float
+        ``log det F`` (natural logarithm); ``-inf`` when the trajectory does not excite every
+        base parameter.
+
+    Raises
+    ------
+    ValueError
+        ``base`` for another parameter count, a trajectory with another joint count.
+    TypeError
+        If ``traj`` is not a :class:`Trajectory` or ``base`` not a ``BaseParameters``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robidlib.robot import SerialRobot
+    >>> from robidlib.trajectories import excitation_logdet, fourier_series
+    >>> arm = SerialRobot.from_dh("RR", a=[0.0, 0.3], alpha=[0.0, 0.0], d=[0.0, 0.0],
+    ...                           gravity=[0.0, -9.81, 0.0])
+    >>> t = np.linspace(0.0, 5.0, 200)
+    >>> small = fourier_series(t, 2 * np.pi / 5, a=[[0.2, 0.1], [-0.2, 0.3]], b=[[0.1, 0.0], [0.0, -0.1]],
+    ...                        q0=[0.3, -0.5])
+    >>> large = fourier_series(t, 2 * np.pi / 5, a=[[0.4, 0.2], [-0.4, 0.6]], b=[[0.2, 0.0], [0.0, -0.2]],
+    ...                        q0=[0.3, -0.5])
+    >>> bool(excitation_logdet(arm, large) > excitation_logdet(arm, small))   # more motion, more information
+    True
+    """
+    if not isinstance(traj, Trajectory):
+        raise TypeError(f"traj must be a robidlib.trajectories.Trajectory, got {type(traj).__name__}")
+    n = _robot_n(robot)
+    if traj.n_joints != n:
+        raise ValueError(f"traj must have {n} joints (the robot's), got {traj.n_joints}")
+    friction = _flag("friction", friction)
+    base = _base_of(robot, base, friction)
+    return _logdet(_base_regressor(robot, traj.q, traj.qd, traj.qdd, base, friction), traj.n_samples)
+
+
 def _flag(name: str, value: Any) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r}")
@@ -1060,6 +1143,12 @@ class ExcitationResult:
         ``n_grid``, ``n_constraint``, ``margin``, ``contraction`` (factor applied to the
         harmonics of the winner so that it holds the limits on ``t_eval``; 1 if none was
         needed), ``limits`` (the limits used).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape (``base`` not BaseParameters, a condition number
+        below 1, empty histories...).
     """
 
     trajectory: Any
@@ -1096,6 +1185,8 @@ class ExcitationResult:
         check_text("message", self.message)
         object.__setattr__(self, "nfev", check_int("nfev", self.nfev, 0))
         check_choice("scaling", self.scaling, ("columns", "none"))
+        if not (hasattr(self.base, "reduce") and hasattr(self.base, "n_params")):
+            raise TypeError(f"base must be a BaseParameters, got {type(self.base).__name__}")
         if not isinstance(self.info, dict):
             raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
 
@@ -1151,8 +1242,9 @@ def optimize_excitation(
     margin: float = 0.02,
     maxiter: int = 100,
     ftol: float = 1e-6,
+    criterion: str = "cond",
 ) -> ExcitationResult:
-    """Fourier excitation that minimises the condition number of the base regressor.
+    """Fourier excitation that minimises the condition number of the base regressor (or maximises D-optimality).
 
     The design of Swevers et al. :cite:`swevers1997`: the trajectory is a finite Fourier
     series (:class:`FourierTrajectory`, periodic, so measurements can be averaged over
@@ -1210,11 +1302,18 @@ def optimize_excitation(
         SLSQP iterations per start.
     ftol : float, default 1e-6
         SLSQP tolerance on the objective (``log cond``).
+    criterion : {"cond", "logdet"}, default "cond"
+        ``"cond"``: minimise ``log cond`` as above; ``"logdet"``: maximise the D-optimality
+        :func:`excitation_logdet` (the objective is ``-log det(W_b' W_b / N)`` on the
+        optimisation grid; ``scaling`` then only affects the reported condition numbers).
+        Either way the result is never worse than its start by its own criterion.
 
     Returns
     -------
     ExcitationResult
-        Optimised trajectory, condition numbers before and after, history.
+        Optimised trajectory, condition numbers before and after, history (of the criterion's
+        objective: the condition number, or ``-log det``); ``info["criterion"]``,
+        ``info["logdet_initial"]`` and ``info["logdet"]`` (on the evaluation grid).
 
     Raises
     ------
@@ -1249,6 +1348,7 @@ def optimize_excitation(
         raise ValueError(f"initial must have {n} joints (the robot's), got {initial.n_joints}")
     friction, n_starts, maxiter, ftol, margin, gen = _design_options(scaling, friction, n_starts, maxiter, ftol,
                                                                      margin, rng)
+    check_choice("criterion", criterion, ("cond", "logdet"))
     lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
     base = _base_of(robot, base, friction)
     wf, L = initial.wf, initial.n_harmonics
@@ -1264,6 +1364,14 @@ def optimize_excitation(
     def cond_on(x: np.ndarray, B: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
         q, qd, qdd = ((Bk @ x).reshape(-1, n) for Bk in B)
         return _cond(_base_regressor(robot, q, qd, qdd, base, friction), scaling)
+
+    def logdet_on(x: np.ndarray, B: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
+        q, qd, qdd = ((Bk @ x).reshape(-1, n) for Bk in B)
+        return _logdet(_base_regressor(robot, q, qd, qdd, base, friction), q.shape[0])
+
+    def merit(x: np.ndarray, B: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
+        """What the criterion minimises: ``cond`` or ``-log det`` (``inf`` when singular)."""
+        return cond_on(x, B) if criterion == "cond" else -logdet_on(x, B)
 
     cond0 = cond_on(initial.pack(), B_eval)
     if cond0 >= _COND_CAP:
@@ -1297,6 +1405,9 @@ def optimize_excitation(
 
     def objective(x: np.ndarray) -> float:
         nfev[0] += 1
+        if criterion == "logdet":
+            v = -logdet_on(x, B_obj)
+            return float(v) if np.isfinite(v) else 1e6
         return float(np.log(cond_on(x, B_obj)))
 
     starts = [initial.pack()]
@@ -1307,7 +1418,7 @@ def optimize_excitation(
         # forward differences; SLSQP asks for a gradient only at accepted iterates, so this
         # is also where the history is recorded (its callback may see line-search trials)
         f0 = objective(x)
-        hist.append(float(np.exp(f0)))
+        hist.append(float(np.exp(f0)) if criterion == "cond" else float(f0))
         g = np.empty_like(x)
         for i in range(x.size):
             xp = x.copy()
@@ -1324,21 +1435,21 @@ def optimize_excitation(
             constraints=constraints, options={"maxiter": maxiter, "ftol": ftol},
         )
         x = res.x
-        hist.append(float(np.exp(res.fun)))
+        hist.append(float(np.exp(res.fun)) if criterion == "cond" else float(res.fun))
         # the result must hold the limits on the fine grid: contract the harmonics if needed
         s = _max_scale(x, n, L, B_eval, lim)
         contraction = 1.0
         if s < 1.0:
             contraction = s * (1 - 1e-9)
             x = np.concatenate([x[: 2 * n * L] * contraction, x[2 * n * L:]])
-        cond_x = cond_on(x, B_eval)
-        cond_start = cond_on(x0, B_eval)
-        if not cond_x <= cond_start:  # never return something worse than the start
-            x, cond_x, contraction = x0, cond_start, 1.0
-        finals.append(cond_x)
-        if best is None or cond_x < best[1]:
-            best = (x, cond_x, k, res, np.array(hist), contraction)
-    x, cond_best, k_best, res_best, hist_best, contraction = best
+        m_x, m_start = merit(x, B_eval), merit(x0, B_eval)
+        if not m_x <= m_start:  # never return something worse than the start
+            x, m_x, contraction = x0, m_start, 1.0
+        finals.append(cond_on(x, B_eval))
+        if best is None or m_x < best[1]:
+            best = (x, m_x, k, res, np.array(hist), contraction)
+    x, _, k_best, res_best, hist_best, contraction = best
+    cond_best = cond_on(x, B_eval)
     return ExcitationResult(
         trajectory=FourierTrajectory.unpack(x, wf, n, L),
         initial=initial,
@@ -1354,7 +1465,8 @@ def optimize_excitation(
         base=base,
         t_eval=t_eval,
         info={"n_grid": K_obj, "n_constraint": K_con, "n_eval": K_eval, "margin": margin,
-              "contraction": contraction, "limits": lim},
+              "contraction": contraction, "limits": lim, "criterion": criterion,
+              "logdet_initial": logdet_on(initial.pack(), B_eval), "logdet": logdet_on(x, B_eval)},
     )
 
 
@@ -1378,7 +1490,7 @@ def _excitation_path(name: str, directory: Any) -> Path:
 
 
 def _excitation_dir(directory: Any) -> Path:
-    """The store folder: ``directory`` (a path) or the package's own."""
+    """The store folder: ``directory`` (a path) or, for the readers, the package's own."""
     if directory is None:
         return Path(EXCITATION_DIR)
     if not isinstance(directory, (str, os.PathLike)):
@@ -1394,8 +1506,15 @@ def _fourier_from(doc: dict) -> FourierTrajectory:
     return FourierTrajectory(wf=doc["wf"], a=doc["a"], b=doc["b"], q0=doc["q0"])
 
 
-def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, directory: Any = None) -> Path:
+def save_excitation(
+    trajectory: Any, name: str, *, directory: str | os.PathLike, meta: dict | None = None, overwrite: bool = False
+) -> Path:
     """Store an excitation as JSON (coefficients, plus what made it) and return the path.
+
+    The file is ``directory/name.json``. Nothing is written into the installed robidlib
+    package (its stored excitations are made in the project's source tree by
+    ``tools/store_excitations.py``), no folder is created and no file replaced unasked (see
+    :mod:`robidlib._io`).
 
     Parameters
     ----------
@@ -1403,11 +1522,13 @@ def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, dir
         The trajectory to store.
     name : str
         File stem (lower-case letters, digits, ``_``, ``-``).
+    directory : str or os.PathLike
+        An existing folder to write to (no default: robidlib writes only where you say).
     meta : dict, optional
         JSON-serialisable description: the robot, the recipe that produced it (function and
         arguments), the condition number reached, the robidlib version.
-    directory : path-like, optional
-        Where to write; default robidlib's package data (``robidlib/data/excitations``).
+    overwrite : bool, default False
+        Replace an existing ``name.json``.
 
     Returns
     -------
@@ -1417,11 +1538,19 @@ def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, dir
     ------
     TypeError
         If ``trajectory`` is neither a :class:`FourierTrajectory` nor a
-        :class:`PolynomialTrajectory`, or ``meta`` not a dict.
+        :class:`PolynomialTrajectory`, ``meta`` not a dict, ``directory`` not a path or
+        ``overwrite`` not a bool.
     ValueError
-        If ``name`` is not a valid file stem or ``meta`` is not JSON-serialisable.
+        If ``name`` is not a valid file stem, ``meta`` is not JSON-serialisable, or
+        ``directory`` is inside the installed robidlib package.
+    FileExistsError
+        If the file exists and ``overwrite`` is False.
+    FileNotFoundError
+        If ``directory`` does not exist.
     """
     import json
+
+    from ._io import destination, write_text
 
     if isinstance(trajectory, FourierTrajectory):
         doc = {"format": "robidlib-fourier-excitation/1", "name": name, **_fourier_doc(trajectory)}
@@ -1435,15 +1564,14 @@ def save_excitation(trajectory: Any, name: str, *, meta: dict | None = None, dir
         )
     if meta is not None and not isinstance(meta, dict):
         raise TypeError(f"meta must be a dict, got {type(meta).__name__}")
+    destination(directory, "directory")           # given, a path, not inside the installed package
     path = _excitation_path(name, directory)
     doc["meta"] = meta or {}
     try:
         text = json.dumps(doc, indent=1, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"meta must be JSON-serialisable finite data: {exc}") from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + "\n", encoding="utf-8")
-    return path
+    return write_text(path, text + "\n", overwrite=overwrite)
 
 
 def load_excitation(name: str, *, directory: Any = None) -> tuple[Any, dict]:
@@ -1762,7 +1890,7 @@ def random_polynomial(
         Invalid limits, ``fill`` outside (0, 1], bad ``free``, or a ``periodic`` part that
         alone violates the limits.
     TypeError
-        Bad ``robot`` or ``rng``.
+        Bad ``robot`` or ``rng``, a ``periodic`` that is not a FourierTrajectory.
 
     Examples
     --------
@@ -1782,6 +1910,8 @@ def random_polynomial(
     fill = check_positive("fill", fill)
     if fill > 1:
         raise ValueError(f"fill must be in (0, 1] (a fraction of the tightest limit), got {fill}")
+    if periodic is not None and not isinstance(periodic, FourierTrajectory):
+        raise TypeError(f"periodic must be a FourierTrajectory or None, got {type(periodic).__name__}")
     idx = _free_joints(free, n)
     lim = _resolve_limits(robot, q_min, q_max, qd_max, qdd_max)
     K = _check_count("n_grid", n_grid)

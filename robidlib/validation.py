@@ -51,7 +51,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ._validate import as_array, check_choice, check_fields, check_flag, check_int, check_names, check_positive
+from ._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_names, check_positive,
+                        check_same_robot)
 
 __all__ = [
     "rms_index",
@@ -650,6 +651,7 @@ def _resolve(robot_or_model: Any, base: Any, n_params: int | None) -> _Model:
         )
     if not _is_base(base):
         raise TypeError(f"base must be a BaseParameters (robidlib.base.base_parameters), got {type(base).__name__}")
+    check_same_robot("base", base, robot)
     names = tuple(base.names)
     if names == rigid:
         std_friction = False
@@ -1119,6 +1121,10 @@ class SensitivityResult:
             ok = a[~failed]
             if not np.all(np.isfinite(ok)) or np.any(ok < 0):
                 raise ValueError(f"{name} must be finite and >= 0 where the variation did not fail")
+        if self.scale is not None:
+            check_fields(self, scale=(d["p"],))
+            if np.any(self.scale <= 0):
+                raise ValueError(f"scale must be > 0 (one per entry of params), got {self.scale.tolist()}")
 
     @property
     def max_rms(self) -> np.ndarray:

@@ -13,7 +13,7 @@ import importlib
 import numpy as np
 import sympy as sp
 
-from bad_input_sweep import (E, Batch, Choice, Flag, Func, Int, Names, NonNeg, Obj, Pos, Real,
+from bad_input_sweep import (E, Batch, Choice, Flag, Func, Int, Names, NonNeg, Obj, Path_, Pos, Real,
                              Seed, Series, Text, Tol, Vec)
 from robidlib import base, benchmark, dynamics, params, signals, spatial, trajectories, validation
 from robidlib.estimation import _estimate, adaline, augmented, base_model, consistency, hopfield
@@ -41,8 +41,8 @@ QDD2 = np.array([[1.0, 0.5], [-0.2, 0.3], [0.4, -0.6]])
 Q1 = Q2[0]
 
 
-def _setup():
-    """Objects the entries need (built once)."""
+def objects():
+    """Objects the entries need (built once, by ``bad_input_sweep.objects``)."""
     o = {}
     o["bp"] = base.base_parameters(R2, rng=0)
     states = base.random_states(R2, 20, rng=1)
@@ -106,11 +106,13 @@ def _setup():
                                [[0.0, 0.0, 0.2]])
     o["kres"] = mb_solvers.solve_kinematics(o["sys"], o["ref"].markers[:2], "nrm-wls")
     o["sens"] = None
+    from robidlib.datasets import staubli_tx40
+
+    o["tx40"] = staubli_tx40()
     return o
 
 
-def build():  # noqa: C901 - one table
-    o = _setup()
+def entries(o):  # noqa: C901 - one table
     bp, W, y, Wr, yr, t = o["bp"], o["W"], o["y"], o["Wr"], o["yr"], o["t"]
     states3 = o["states3"]
     traj, ft, problem, clean, study = o["traj"], o["ft"], o["problem"], o["clean"], o["study"]
@@ -133,16 +135,16 @@ def build():  # noqa: C901 - one table
     add(E("spatial:inverse_transform", spatial.inverse_transform, Vec(np.eye(4), skip=("empty",)), argnames=("T",)))
     add(E("spatial:dh_transform", spatial.dh_transform, *[Real(v, skip=("shape",)) for v in (0.5, 0.1, 0.2, 0.3)],
           argnames=("a", "alpha", "d", "theta")))
-    add(E("spatial:is_rotation", spatial.is_rotation, Vec(np.eye(3), skip=("empty", "nan", "inf")), NonNeg(1e-9),
+    add(E("spatial:is_rotation", spatial.is_rotation, Vec(np.eye(3), skip=("empty", "nan", "inf")), Tol(1e-9),
           argnames=("R", "tol")))
 
     # ------------------------------------------------------------------ params
-    add(E("params:param_names", params.param_names, Int(2), argnames=("n",)))
-    add(E("params:friction_names", params.friction_names, Int(2), argnames=("n",),
+    add(E("params:param_names", params.param_names, Int(2, huge=10**9), argnames=("n",)))       # item 7
+    add(E("params:friction_names", params.friction_names, Int(2, huge=10**9), argnames=("n",),
           terms=Names(("viscous", "coulomb"), skip=("shape",)), offset=Flag(False)))
     add(E("params:inertia_matrix", params.inertia_matrix, Vec(I6, skip=("empty",)), argnames=("v",)))
     add(E("params:inertia_vector", params.inertia_vector, Vec(params.inertia_matrix(I6), skip=("empty",)),
-          argnames=("I",), tol=NonNeg(1e-9)))
+          argnames=("I",), tol=Tol(1e-9, skip=("zero",))))   # 0: exactly symmetric
     for f in (params.com_to_origin, params.origin_to_com):
         add(E(f"params:{f.__name__}", f, Vec(2.0), Vec([0.1, 0.0, 0.0]), Vec(np.diag([1.0, 2.0, 3.0])),
               argnames=("mass", "com", f.__code__.co_varnames[2])))
@@ -180,8 +182,13 @@ def build():  # noqa: C901 - one table
           inertia=Vec(np.tile(np.diag([0.1, 0.1, 0.1]), (2, 1, 1))), inertia_about=Choice("com"),
           friction=Vec(np.zeros((2, 2))), gravity=Vec([0, 0, -9.81]), name=Text("dh")))
     urdf = R2.to_urdf()
-    add(E("robot:SerialRobot.from_urdf", SerialRobot.from_urdf, Obj(urdf, alias=("source",)), argnames=("source",),
-          base_link=Text(None), tip_link=Text(None), gravity=Vec([0.0, 0.0, -9.81]), name=Text(None)))
+    laughs = ('<?xml version="1.0"?><!DOCTYPE robot [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;">]>'
+              + urdf[urdf.index("<robot"):])
+    negative = urdf.replace('ixx="', 'ixx="-', 1)
+    add(E("robot:SerialRobot.from_urdf", SerialRobot.from_urdf,
+          Obj(urdf, alias=("source", "URDF"), extra=(("hostile", laughs), ("negative", negative))), argnames=("source",),
+          base_link=Text(None), tip_link=Text(None), gravity=Vec([0.0, 0.0, -9.81]), name=Text(None),
+          inertia_check=Choice("refuse")))
     add(E("robot:SerialRobot.to_urdf", R2.to_urdf, base_link=Text(None)))
     add(E("robot:forward_kinematics", forward_kinematics, Obj(R2), Batch(Q2), argnames=("robot", "q")))
 
@@ -224,12 +231,12 @@ def build():  # noqa: C901 - one table
 
     # ------------------------------------------------------------------ base
     add(E("base:base_parameters", base.base_parameters, Obj(R2, alias=("robot_or_W", "robot", "W")),
-          argnames=("robot_or_W",), method=Choice("qr"), tol=Tol(1e-8), samples=Int(50), rng=Seed(0),
+          argnames=("robot_or_W",), method=Choice("qr"), tol=Tol(1e-8), samples=Int(50), rng=Seed(0, none_ok=True),
           friction=Flag(False)))
     add(E("base:base_parameters(W)", base.base_parameters, Vec(Wr, alias=("robot_or_W", "W"), skip=("shape",)),
           argnames=("robot_or_W",), tol=Tol(1e-8)))
     add(E("base:random_states", base.random_states, Obj(R2), Int(5, huge=10**13), argnames=("robot", "n_samples"),
-          rng=Seed(0)))
+          rng=Seed(0, none_ok=True)))
     add(E("base:format_relation", base.format_relation, Text("Izz1"), Vec([0.0, 1.0, 0.09]),
           Names(["m1", "Iyy2", "m2"]), argnames=("name", "coeffs", "dep_names"), digits=Int(6)))
     add(E("base:BaseParameters.beta", bp.beta, Vec(P), argnames=("pi",)))
@@ -239,7 +246,7 @@ def build():  # noqa: C901 - one table
     add(E("base:BaseParameters", base.BaseParameters, Choice(bp.method), Int(bp.rank), Names(bp.names),
           Vec(bp.independent), Vec(bp.dependent), Vec(bp.K), Vec(bp.V1), Vec(bp.V2), Vec(bp.singular_values),
           Pos(bp.tol), argnames=("method", "rank", "names", "independent", "dependent", "K", "V1", "V2",
-                              "singular_values", "tol")))
+                              "singular_values", "tol"), robot_id=Text(bp.robot_id, extra=(("empty", ""),))))
 
     # ------------------------------------------------------------------ trajectories
     z2 = np.zeros((21, 2))
@@ -273,7 +280,7 @@ def build():  # noqa: C901 - one table
           base=Obj(bp), friction=Flag(False), scaling=Choice("columns")))
     add(E("trajectories:optimize_excitation", trajectories.optimize_excitation, Obj(R2), Obj(ft),
           argnames=("robot", "initial"), base=Obj(bp), scaling=Choice("columns"), n_starts=Int(1, huge=10**9),
-          rng=Seed(0), n_grid=Int(40, huge=10**12), n_constraint=Int(20, huge=10**12), n_eval=Int(20, huge=10**12),
+          rng=Seed(0, none_ok=True), n_grid=Int(40, huge=10**12), n_constraint=Int(20, huge=10**12), n_eval=Int(20, huge=10**12),
           margin=NonNeg(0.02), maxiter=Int(2), ftol=Tol(1e-6), friction=Flag(False)))
 
     # ------------------------------------------------------------------ signals
@@ -441,7 +448,7 @@ def build():  # noqa: C901 - one table
     sens = validation.sensitivity(R2, beta, track, steps=2, variation=0.3, base=bp)
     add(E("validation:SensitivityResult", validation.SensitivityResult, Names(sens.names), Vec(sens.params),
           Vec(sens.variations), Vec(sens.rms_joint), Vec(sens.rms), Choice(sens.output), Vec(sens.nominal),
-          Vec(sens.failed, skip=("nan", "inf", "complex")), argnames=("names", "params", "variations", "rms_joint",
+          Vec(sens.failed, skip=("nan", "inf", "complex", "bool")), argnames=("names", "params", "variations", "rms_joint",
                                                                    "rms", "output", "nominal", "failed")))
     add(E("validation:SensitivityResult.to_markdown", sens.to_markdown, digits=Int(3), top=Int(2)))
 
@@ -499,13 +506,13 @@ def build():  # noqa: C901 - one table
     add(E("multibody:skew", mb_body.skew, Vec([1.0, 2.0, 3.0], skip=("empty",)), argnames=("a",)))
     q9 = mb_body.full_to_reduced(o["qb"])
     add(E("multibody:reduced_to_full", mb_body.reduced_to_full, Vec(q9), argnames=("q_reduced",)))
-    add(E("multibody:full_to_reduced", mb_body.full_to_reduced, Vec(o["qb"]), argnames=("q_full",), tol=Pos(1e-8)))
+    add(E("multibody:full_to_reduced", mb_body.full_to_reduced, Vec(o["qb"]), argnames=("q_full",), tol=Tol(1e-8)))
     add(E("multibody:expansion_jacobian", mb_body.expansion_jacobian, Vec(q9), argnames=("q_reduced",)))
     add(E("multibody:body_coordinates", mb_body.body_coordinates, Vec([1.0, 2.0, 3.0]), Vec(np.eye(3)),
-          argnames=("origin", "rotation"), tol=Pos(1e-9)))
+          argnames=("origin", "rotation"), tol=Tol(1e-9)))
     add(E("multibody:body_pose", mb_body.body_pose, Vec(o["qb"], alias=("q_body",)), argnames=("q_body",)))
     add(E("multibody:check_body_vectors", mb_body.check_body_vectors, Vec(o["qb"]), argnames=("q_body",),
-          tol=Pos(1e-6), name=Text("q_body")))
+          tol=Tol(1e-6), name=Text("q_body")))
     add(E("multibody:Spherical", mb_con.Spherical, Text("ground"), Vec([0.0, 0.0, 0.0]), Text("b"), Vec([0.0, 0.0, -1.0]),
           argnames=("body_i", "point_i", "body_j", "point_j")))
     add(E("multibody:Revolute", mb_con.Revolute, Text("ground"), Vec([0.0, 0.0, 0.0]), Vec([0.0, 0.0, 1.0]), Text("b"),
@@ -726,10 +733,10 @@ def build():  # noqa: C901 - one table
     pi1 = P[:10]
     add(E("params:pseudo_inertia", params.pseudo_inertia, Vec(pi1, skip=("shape",)), argnames=("pi_j",)))
     add(E("params:pseudo_inertia_params", params.pseudo_inertia_params, Vec(params.pseudo_inertia(pi1)),
-          argnames=("J",), tol=NonNeg(1e-9)))
+          argnames=("J",), tol=Tol(1e-9, skip=("zero",))))
     add(E("params:consistency_report", params.consistency_report, Vec(P), argnames=("pi",), tol=NonNeg(0.0)))
     rep = params.consistency_report(P)
-    add(E("params:ConsistencyReport", params.ConsistencyReport, Flag(rep.consistent), Vec(rep.per_link, skip=("nan", "inf", "complex")),
+    add(E("params:ConsistencyReport", params.ConsistencyReport, Flag(rep.consistent), Vec(rep.per_link, skip=("nan", "inf", "complex", "bool")),
           Vec(rep.mass), Vec(rep.min_moment, skip=("nan",)), Vec(rep.triangle_margin, skip=("nan",)),
           Vec(rep.min_eig_pseudo), Obj(rep.failures),
           NonNeg(rep.tol), argnames=("consistent", "per_link", "mass", "min_moment", "triangle_margin",
@@ -748,14 +755,15 @@ def build():  # noqa: C901 - one table
           argnames=("robot", "T", "rng"), degree=Int(3, huge=10**9), fill=Pos(0.8), n_grid=Int(50, huge=10**12)))
     add(E("trajectories:optimize_polynomial_excitation", trajectories.optimize_polynomial_excitation, Obj(R2),
           Obj(trajectories.random_polynomial(R2, 2.0, 0, degree=3, n_grid=50)), argnames=("robot", "initial"),
-          base=Obj(bp), scaling=Choice("columns"), n_starts=Int(1, huge=10**9), rng=Seed(0),
+          base=Obj(bp), scaling=Choice("columns"), n_starts=Int(1, huge=10**9), rng=Seed(0, none_ok=True),
           n_grid=Int(30, huge=10**12), n_constraint=Int(30, huge=10**12), n_eval=Int(40, huge=10**12),
           margin=NonNeg(0.02), maxiter=Int(2), ftol=Tol(1e-6), friction=Flag(False)))
     import tempfile
     store = tempfile.mkdtemp(prefix="robidlib_sweep_")
     trajectories.save_excitation(ft, "sweep", directory=store)
     add(E("trajectories:save_excitation", trajectories.save_excitation, Obj(ft), Text("x"), argnames=("trajectory", "name"),
-          meta=Obj({"a": 1}), directory=Text(store)))
+          meta=Obj({"a": 1}), directory=Path_(store, extra=(("type", None), ("foreign", trajectories.EXCITATION_DIR))),
+          overwrite=Flag(True)))
     add(E("trajectories:load_excitation", trajectories.load_excitation, Text("sweep"), argnames=("name",),
           directory=Text(store)))
     add(E("trajectories:stored_excitations", trajectories.stored_excitations, directory=Text(store)))
@@ -799,7 +807,7 @@ def build():  # noqa: C901 - one table
           clock=Choice("cpu"), q0=Vec(q0), on_failure=Choice("raise"), rate=Pos(100.0)))
     ind = mb_study.solve_independently(sys_, mk3[:2], "nrm-wls", q0=q0)
     add(E("multibody.study:IndependentFrames", mb_study.IndependentFrames, Vec(ind.q, skip=("shape",)),
-          Vec(ind.converged), Vec(ind.iterations), Obj(ind.messages),
+          Vec(ind.converged, skip=("bool",)), Vec(ind.iterations), Obj(ind.messages),
           argnames=("q", "converged", "iterations", "messages")))
     add(E("multibody.study:solve_independently", mb_study.solve_independently, Obj(sys_), Vec(mk3[:2]),
           Choice("nrm-wls"), argnames=("system", "markers", "method"), q0=Vec(q0), tol=Tol(1e-10),
@@ -825,41 +833,332 @@ def build():  # noqa: C901 - one table
     add(E("multibody.study:level_table", mb_study.level_table, Obj(tiny), Obj([("tip_mm", "tip", ".2f")]),
           argnames=("table", "columns"), **piv))
     add(E("multibody.study:save_mixed_study", mb_study.save_mixed_study, Obj(tiny),
-          Text(f"{store}/mixed_study.json"), argnames=("table", "path")))
+          Path_(f"{store}/mixed_study.json", extra=(("type", None), ("foreign", mb_study.STUDY_FILE))),
+          argnames=("table", "path"), overwrite=Flag(True)))
     mb_study.save_mixed_study(tiny, f"{store}/stored_study.json")
     add(E("multibody.study:load_mixed_study", mb_study.load_mixed_study, Text(f"{store}/stored_study.json"),
           argnames=("path",)))
+    # ------------------------------------------------------------------ issue 26: every argument
+    # the arguments the first table left out, and the foreign objects (another robot's base
+    # parameters, a robot with another joint count)
+    from robidlib.models.ur5 import ur5 as _ur5
+
+    U5 = _ur5()
+    bp_ur5 = base.base_parameters(U5, rng=0)
+    bp_3r = base.base_parameters(SerialRobot.from_dh("RRR", a=[0, 0.4, 0.3], alpha=[np.pi / 2, 0, 0], d=[0.1, 0, 0],
+                                                     mass=[1.0, 1.0, 1.0], com=np.full((3, 3), 0.05),
+                                                     inertia=np.tile([0.01, 0.01, 0.01, 0, 0, 0], (3, 1))), rng=0)
+    add(E("params:is_physically_consistent(explain)", params.is_physically_consistent, P, argnames=("pi",),
+          explain=Flag(False)))
+    lim2 = dict(q_limits=Vec(R2.q_limits), qd_limits=Vec(R2.qd_limits, skip=("inf",)),
+                qdd_limits=Vec(R2.qdd_limits, skip=("inf",)), tau_limits=Vec([10.0, 10.0], skip=("inf",)))
+    add(E("robot:SerialRobot.from_dh(names)", SerialRobot.from_dh, "RR", [0.0, 0.5], [0.0, 0.0], [0.0, 0.0],
+          argnames=("joint_types", "a", "alpha", "d"), joint_names=Names(("a", "b")), link_names=Names(("l1", "l2")),
+          **lim2))
+    add(E("robot:SerialRobot.from_urdf(lock)", SerialRobot.from_urdf, R2.to_urdf(), argnames=("source",),
+          lock_joints=Names((), extra=(("unknown", ("no-such-joint",)), ("type", 3)))))
+    add(E("dynamics:simulate(max_nfev)", dynamics.simulate, R2, ts, [0.1, 0.2], [0.0, 0.0],
+          argnames=("robot", "t", "q0", "qd0"), max_nfev=Int(200000)))   # a huge cap is no cap: valid
+    add(E("base:base_parameters(names)", base.base_parameters, Wr, argnames=("robot_or_W",),
+          names=Names(("a", "b", "c"))))
+    add(E("trajectories:quintic(boundary)", trajectories.quintic, t, [0.0, 0.0], [0.5, -0.5], 1.0,
+          argnames=("t", "q0", "qf", "T"), qdf=Vec([0.0, 0.0]), qdd0=Vec([0.0, 0.0]), qddf=Vec([0.0, 0.0])))
+    add(E("trajectories:quintic_coefficients(boundary)", trajectories.quintic_coefficients, [0.0], [1.0], 1.0,
+          argnames=("q0", "qf", "T"), qdf=Vec([0.0]), qdd0=Vec([0.0]), qddf=Vec([0.0])))
+    add(E("trajectories:quintic_via(accelerations)", trajectories.quintic_via, [0.0, 1.0, 2.0], [0.0, 1.0, 3.0],
+          [0.0, 1.0, 0.0], argnames=("t", "times", "positions"), accelerations=Vec([0.0, 0.0, 0.0])))
+    lim_kw = {k: Vec(v, skip=("inf",)) for k, v in (("q_min", [-1.0, -1.0]), ("q_max", [1.0, 1.0]),
+                                                      ("qd_max", [5.0, 5.0]), ("qdd_max", [50.0, 50.0]))}
+    add(E("trajectories:random_fourier(limits)", trajectories.random_fourier, R2, 2 * np.pi * 0.5, 2, 0,
+          argnames=("robot", "wf", "n_harmonics", "rng"), n_grid=50, **lim_kw))
+    wide = {k: Vec(v, skip=("inf",)) for k, v in (("q_min", [-3.0, -3.0]), ("q_max", [3.0, 3.0]),
+                                                    ("qd_max", [50.0, 50.0]), ("qdd_max", [500.0, 500.0]))}
+    add(E("trajectories:optimize_excitation(limits)", trajectories.optimize_excitation, R2, ft,
+          argnames=("robot", "initial"), base=Obj(bp, extra=(("foreign", bp_ur5), ("foreign", bp_3r))), maxiter=1,
+          n_grid=30, n_constraint=20, n_eval=20, **wide))
+    add(E("trajectories:random_polynomial(limits)", trajectories.random_polynomial, R2, 2.0, 0,
+          argnames=("robot", "T", "rng"), degree=3, n_grid=50, free=Vec([0, 1], skip=("nan", "inf", "complex")),
+          periodic=Obj(ft), **lim_kw))
+    ipoly = trajectories.random_polynomial(R2, 2.0, 0, degree=3, n_grid=50)
+    add(E("trajectories:optimize_polynomial_excitation(limits)", trajectories.optimize_polynomial_excitation, R2,
+          ipoly, argnames=("robot", "initial"), maxiter=1, n_grid=30, n_constraint=30, n_eval=40,
+          free=Vec([0, 1], skip=("nan", "inf", "complex")), base=Obj(bp, extra=(("foreign", bp_ur5),)), **wide))
+    add(E("trajectories:ExcitationResult(info)", trajectories.ExcitationResult, exc.trajectory, exc.initial,
+          exc.cond_initial, exc.cond, exc.history, exc.start_conds, exc.best_start, exc.success, exc.message,
+          exc.nfev, exc.scaling, Obj(exc.base), argnames=("trajectory", "initial", "cond_initial", "cond", "history",
+                                                        "start_conds", "best_start", "success", "message", "nfev",
+                                                        "scaling", "base"),
+          t_eval=exc.t_eval, info=Obj({})))
+    e_ = o["est"]
+    add(E("estimation:Estimate(info)", _estimate.Estimate, e_.params, e_.cov, e_.rel_std, e_.residual_std, 3,
+          e_.cond, e_.names, argnames=("params", "cov", "rel_std", "residual_std", "rank", "cond", "names"),
+          info=Obj({})))
+    nm3 = Names(("a", "b", "c"))
+    add(E("estimation:ols(names)", lsq.ols, Wr, yr, argnames=("W", "y"), names=nm3))
+    add(E("estimation:ridge(names)", lsq.ridge, Wr, yr, 0.1, argnames=("W", "y", "lam"), names=nm3))
+    add(E("estimation:wls(names)", lsq.wls, W, y, 2, argnames=("W", "y", "n_joints"), names=Names(bp.base_names)))
+    add(E("estimation:sandwich_cov(params)", lsq.sandwich_cov, Wr, yr, argnames=("W", "y"),
+          params=Vec([1.0, -2.0, 0.5]), n_joints=Int(2, huge=10**12)))
+    add(E("estimation:Adaline.to_estimate(names)", ada_fitted.to_estimate, Wr, yr, argnames=("W", "y"), names=nm3))
+    add(E("estimation:HopfieldEstimator(names)", hopfield.HopfieldEstimator, 5.0, 1.0, argnames=("alpha", "beta"),
+          names=Names(("a", "b", "c"), skip=("shape",))))   # the count is checked by run (p is not known here)
+    add(E("estimation:HopfieldEstimator.to_estimate(names)", hop_fit.to_estimate, o["Phi"], o["tau_h"],
+          argnames=("Phi", "tau"), names=nm3))
+    add(E("estimation:HopfieldEstimator.run_online(window)", hopfield.HopfieldEstimator(4.0, 0.05).run_online,
+          o["Phi3"], o["tau3"], t3, argnames=("Phi", "tau", "t"), window=Int(3)))   # longer than the data: all of it
+    add(E("estimation:hopfield_batch(sigma)", hopfield.hopfield_batch, W, y, argnames=("Phi", "tau"), alpha=5.0,
+          n_joints=Int(2, huge=10**12), sigma=Vec([0.1, 0.2]), names=Names(bp.base_names)))
+    add(E("estimation:hopfield_online(sigma)", hopfield.hopfield_online, Yb3, tau3, t3[:0] if False else
+          np.arange(len(tau3)) * 0.05, argnames=("Phi", "tau", "t"), alpha=4.0, beta=0.05, sigma=Vec([0.1, 0.2]),
+          names=Names(bp.base_names)))
+    for f in (adaline.adaline_batch,):
+        add(E("estimation:adaline_batch(names)", f, W, y, argnames=("W", "y"), n_joints=2, sigma=[0.1, 0.2],
+              names=Names(bp.base_names)))
+    add(E("estimation:adaline_online(names)", adaline.adaline_online, Yb3, tau3, argnames=("Y", "tau"),
+          sigma=[0.1, 0.2], names=Names(bp.base_names)))
+    add(E("estimation:recursive_least_squares(names)", adaline.recursive_least_squares, Yb3, tau3,
+          argnames=("Y", "tau"), sigma=[0.1, 0.2], names=Names(bp.base_names)))
+    add(E("estimation:AugmentedStateIdentifier(names)", augmented.AugmentedStateIdentifier, o["pend_Yb"], 0.02,
+          argnames=("model", "dt"), x0=[0.1, 0.0, 1.0, 5.0, 0.1], Q=np.zeros(5), R=[1e-6], P0=[0, 0, 1, 1, 1.0], n=1,
+          p=3, names=nm3, F_jac=Func(lambda x, u: np.eye(5))))
+    nb = bp.rank
+    add(E("estimation:AugmentedStateIdentifier(base)", augmented.AugmentedStateIdentifier, R2, 0.02,
+          argnames=("model", "dt"), x0=np.r_[0.1, 0.2, 0.0, 0.0, bp.beta(P)], Q=np.zeros(4 + nb),
+          R=[1e-6, 1e-6], P0=np.r_[0, 0, 0, 0, np.ones(nb)],
+          base=Obj(bp, extra=(("foreign", bp_ur5), ("foreign", bp_3r)))))
+    add(E("estimation:SymbolicModel(names)", symbolic.SymbolicModel, *o["sym_args"], argnames=("Y", "q", "qd", "qdd"),
+          names=nm3))
+    add(E("estimation:RobotBaseModel(symbolic)", base_model.RobotBaseModel, R2, Obj(bp, extra=(("foreign", bp_ur5),)),
+          ("viscous",), False, Obj(None, extra=(("type", "sym"),)),
+          argnames=("robot", "base", "friction", "base_has_friction", "symbolic")))
+    add(E("estimation:SymbolicRobotBaseModel(friction)", base_model.SymbolicRobotBaseModel, R2, bp,
+          Names((), extra=(("unknown", ("sticky",)),)), False, o["sym"],
+          argnames=("robot", "base", "friction", "base_has_friction", "symbolic")))
+    add(E("estimation:iterated_extended_smoother(u)", smoother.iterated_extended_smoother, lambda x, u: Fm @ x,
+          lambda x, u: Fm, lambda x: Hm @ x, lambda x: Hm, 1e-6 * np.eye(2), [[1e-4]], [0.0, 0.0], np.eye(2),
+          np.linspace(0, 1, 6)[:, None], np.zeros((5, 1)),
+          argnames=("f", "F_jac", "h", "H_jac", "Q", "R", "x0", "P0", "z", "u"),
+          unswept={"u": "passed unchanged to the user's f and F_jac (any value they accept)"}))
+    add(E("validation:sensitivity(names)", validation.sensitivity, R2, beta, track,
+          argnames=("robot_or_model", "params", "trajectory"), steps=2, base=Obj(bp, extra=(("foreign", bp_ur5),)),
+          names=Names(bp.base_names), scale=Vec(np.abs(beta) + 0.1)))
+    add(E("validation:TrackingResult(failed)", validation.TrackingResult, res.t, res.q, res.qd, res.tau, res.q_ref,
+          res.kp, res.kd, argnames=("t", "q", "qd", "tau", "q_ref", "kp", "kd"),
+          failed=Flag(False, skip=("type",), extra=(("type", "no"),))))
+    add(E("validation:SensitivityResult(scale)", validation.SensitivityResult, sens.names, sens.params,
+          sens.variations, sens.rms_joint, sens.rms, sens.output, sens.nominal, sens.failed,
+          argnames=("names", "params", "variations", "rms_joint", "rms", "output", "nominal", "failed"),
+          scale=Vec(np.ones(len(sens.names)))))
+    add(E("benchmark:ResultTable(meta)", benchmark.ResultTable, [{"a": 1.0}], argnames=("rows",),
+          meta=Obj({}, extra=(("type", [1]),))))
+    add(E("benchmark:ResultTable.to_json", tab.to_json, columnar=Flag(False), indent=Int(1, zero_ok=True)))
+    add(E("benchmark:IdentificationProblem(pipeline)", benchmark.IdentificationProblem, problem.robot, problem.base,
+          problem.data, problem.prior, argnames=("robot", "base", "data", "prior"), pipeline=Obj(pipe)))
+    add(E("benchmark:IdentificationProblem(foreign)", benchmark.IdentificationProblem, Obj(problem.robot, extra=(
+        ("foreign", U5),)), Obj(problem.base, extra=(("foreign", bp_ur5), ("foreign", bp_3r))), problem.data,
+          problem.prior, argnames=("robot", "base", "data", "prior")))
+    add(E("benchmark:IdentificationProblem.option(default)", problem.option, "ekf", "rel", None,
+          argnames=("method", "key", "default"), unswept={"default": "any value: returned when the option is unset"}))
+    add(E("benchmark:add_measurement_noise(torque_noise)", benchmark.add_measurement_noise, clean, 0.02, 0,
+          argnames=("data", "level", "rng"), torque_noise=Choice("joint")))
+    ess = study.essential
+    add(E("benchmark:compare_methods(essential)", benchmark.compare_methods, problem, argnames=("problem",),
+          methods=["LS"], essential=Obj(ess, extra=(("unknown", ["no-such-parameter"]),)),
+          column_scale=Vec(study.column_scale)))
+    mc_kw = dict(prior=study.prior, truth=study.truth, methods=["LS"])
+    add(E("benchmark:monte_carlo(options)", benchmark.monte_carlo, R2, Obj(bp, extra=(("foreign", bp_ur5),)), clean,
+          [0.01], 1, 0, argnames=("robot", "base", "clean", "levels", "n_runs", "seed"),
+          prior_std=Vec(study.prior_std), validation=Obj(study.validation), sigma_q=Vec(1e-4, skip=("shape",)),
+          sigma_qd=Vec(1e-3, skip=("shape",)), torque_noise=Choice("joint"), pipeline=Obj(pipe),
+          essential=Obj(ess, extra=(("unknown", ["no-such-parameter"]),)), column_scale=Vec(study.column_scale),
+          options=Obj({}, extra=(("unknown", {"no-such-method": {}}),)),
+          runs=Vec([0], skip=("nan", "inf", "complex"), extra=(("huge", [10**30]),)), keep_params=Flag(False),
+          progress=Func(lambda s: None), **mc_kw))
+    add(E("benchmark:Study.problem(exact_motion)", study.problem, 0.02, 0, argnames=("level", "rng"),
+          exact_motion=Flag(False)))
+    add(E("benchmark:make_study(errors)", benchmark.make_study, R2, 1, argnames=("cad", "seed"), duration=0.5, fs=50.0,
+          frequency=0.5, n_harmonics=2, optimize=0, validation_duration=0.5, validation_harmonics=2,
+          validation_optimize=0, validation_frequency=Pos(0.5),
+          errors=Obj(None, extra=(("unknown", {"no-such-error": 0.1}), ("type", [0.1]))),
+          excitation=Obj(ft, extra=(("unknown", "no-such-excitation"),)),
+          validation_excitation=Obj(ft, extra=(("unknown", "no-such-excitation"),)), pipeline=Obj(pipe),
+          essential_level=Pos(0.01), essential_threshold=Pos(10.0)))
+    add(E("benchmark:make_study(foreign)", benchmark.make_study, Obj(R2, extra=(("foreign", U5),)), 1,
+          argnames=("cad", "seed"), excitation=ft, validation_excitation=ft, duration=0.5, fs=50.0, optimize=0,
+          frequency=0.5, n_harmonics=2, validation_frequency=0.5, validation_harmonics=2,
+          validation_duration=0.5, validation_optimize=0))
+    add(E("benchmark:Study(foreign)", benchmark.Study, Obj(R2, extra=(("foreign", U5),)), study.real,
+          Obj(bp, extra=(("foreign", bp_ur5),)), study.truth, study.prior, study.prior_std, study.train,
+          study.validation, study.excitation, study.validation_excitation, study.settings, study.essential,
+          study.column_scale, study.wls_std, study.pipeline,
+          argnames=("cad", "real", "base", "truth", "prior", "prior_std", "train", "validation", "excitation",
+                    "validation_excitation", "settings", "essential", "column_scale", "wls_std", "pipeline")))
+    add(E("benchmark:benchmark_study", benchmark.benchmark_study, Obj(__import__("robidlib").models.redundant_5dof(),
+                                                                      extra=(("foreign", R2), ("foreign", U5))),
+          argnames=("cad",), check_valid=False))
+    add(E("benchmark:load_benchmark(path)", benchmark.load_benchmark, Path_(None), argnames=("path",)))
+    for cls in (mb_con.Spherical,):
+        add(E("multibody:Spherical(name)", cls, "ground", [0.0, 0.0, 0.0], "b", [0.0, 0.0, -1.0],
+              argnames=("body_i", "point_i", "body_j", "point_j"), name=Text("S")))
+    add(E("multibody:Revolute(name)", mb_con.Revolute, "ground", [0.0, 0.0, 0.0], [0.0, 0.0, 1.0], "b",
+          [0.0, 0.0, 0.0], [0.0, 0.0, 1.0], argnames=("body_i", "point_i", "axis_i", "body_j", "point_j", "axis_j"),
+          name=Text("R")))
+    add(E("multibody:MixedCoordinateRelation(name)", mb_con.MixedCoordinateRelation, "th", "ground", [1.0, 0.0, 0.0],
+          "b", [0.0, 1.0, 0.0], argnames=("angle", "body_i", "s_i", "body_j", "s_j"), name=Text("M")))
+    add(E("multibody:RigidBodyConstraints(name)", mb_con.RigidBodyConstraints, ["b", "c"], argnames=("bodies",),
+          name=Text("RB")))
+    add(E("multibody:AngleDriver(name)", mb_con.AngleDriver, list(sys_.angle_names), argnames=("angles",),
+          name=Text("AD")))
+    add(E("multibody:MarkerTracking(name)", mb_con.MarkerTracking, list(sys_.markers), argnames=("markers",),
+          name=Text("TC")))
+    add(E("multibody:VectorTracking(name)", mb_con.VectorTracking, [mb_con.TrackedVector("v", "b", [1.0, 0, 0])],
+          argnames=("vectors",), name=Text("TV")))
+    rev = mb_con.Revolute("ground", [0, 0, 0], [0, 0, 1], "b", [0, 0, 0], [0, 0, 1])
+    mcr = mb_con.MixedCoordinateRelation("th", "ground", [1.0, 0, 0], "b", [1.0, 0, 0], axis_i=[0, 0, 1.0])
+    add(E("multibody:MultibodySystem(angles)", mb_system.MultibodySystem, [mb_body.RigidBody("b", mass=1.0)], [rev],
+          argnames=("bodies", "joints"), angles=Obj([mcr]), markers=Obj([mb_con.Marker("P", "b", [0.1, 0, 0])]),
+          vectors=Obj([mb_con.TrackedVector("v", "b", [1.0, 0, 0])]),
+          angle_names=Names(["th"], extra=(("unknown", ["no-such-angle"]),))))
+    add(E("multibody:MultibodySystem.check_coordinates(tol)", sys_.check_coordinates, q0, argnames=("q",),
+          name=Text("q"), tol=Tol(1e-6)))
+    add(E("multibody:open_chain(motion)", mb_models.open_chain, "c", [o["link"]], argnames=("name", "links"),
+          amplitudes=Vec([[0.3]]), frequencies=Vec([0.5]), phases=Vec([[0.0]])))
+    add(E("multibody:ChainModel.coordinates(phidd)", chain.coordinates, [0.1, 0.2, 0.3], argnames=("phi",),
+          phid=[0.0, 0.1, 0.0], phidd=Batch([0.0, 0.0, 0.1])))
+    add(E("multibody:solve_kinematics(vectors)", mb_solvers.solve_kinematics, sys_, markers, argnames=("system", "markers"),
+          vectors=Obj(None, extra=(("type", "v"), ("shape", np.zeros((1, 1, 3)))))))
+    add(E("multibody:solve_velocities(marker_velocities)", mb_solvers.solve_velocities, sys_, ref.q,
+          argnames=("system", "q"), marker_velocities=Vec(ref.marker_velocities)))
+    add(E("multibody:solve_accelerations(marker_accelerations)", mb_solvers.solve_accelerations, sys_, ref.q, ref.qd,
+          argnames=("system", "q", "qd"), marker_accelerations=Vec(ref.marker_accelerations)))
+    add(E("multibody:KinematicsResult(info)", mb_solvers.KinematicsResult, kres.q, kres.angles, kres.iterations,
+          kres.time, kres.phi_norm, kres.max_violation, kres.method, kres.tol,
+          argnames=("q", "angles", "iterations", "time", "phi_norm", "max_violation", "method", "tol"), info=Obj({})))
+    add(E("multibody:Constraint.phi(p)", bound.phi, q0, argnames=("q",), p=None,
+          unswept={"p": "the driving data of drivers; a topological constraint (here a spherical joint) has none"}))
+    add(E("multibody:Constraint.gamma(pdd)", bound.gamma, q0, qd0, argnames=("q", "qd"), pdd=None,
+          unswept={"pdd": "the driving data of drivers; a topological constraint has none"}))
+    other_2r = SerialRobot.from_dh("RR", a=[0.0, 0.3], alpha=[np.pi / 2, 0.0], d=[0.2, 0.0], mass=[1.0, 1.0],
+                                   com=[[0.1, 0, 0], [0.1, 0, 0]], inertia=np.tile([0.01, 0.01, 0.01, 0, 0, 0], (2, 1)))
+    bp_2r = base.base_parameters(other_2r, rng=0)        # another 2-joint robot: same names, other regrouping
+    add(E("regressor:regressor(foreign base)", regressor_module.regressor, R2, Q2, QD2, QDD2,
+          argnames=("robot", "q", "qd", "qdd"), base=Obj(bp, extra=(("foreign", bp_3r), ("foreign", bp_ur5),
+                                                                     ("foreign", bp_2r),
+                                                                     ("foreign", base.base_parameters(
+                                                                         R2.with_gravity([0, 0, 0]), rng=0))))))
+    add(E("base:check_base_of", base.check_base_of, Obj(R2), Obj(bp, extra=(("foreign", bp_2r), ("foreign", bp_ur5))),
+          argnames=("robot", "base"), name=Text("base"), friction=Flag(False)))
+    add(E("base:BaseParameters.reduce(foreign)", bp.reduce, Vec(regressor_module.regressor(R2, Q2, QD2, QDD2),
+                                                                 skip=("empty",), extra=(("foreign",
+                                                                         regressor_module.regressor(U5, np.zeros(6),
+                                                                                                    np.zeros(6),
+                                                                                                    np.zeros(6))),)),
+          argnames=("W",)))
+    # issue 26's numbered items as cases: degenerate but finite values
+    add(E("estimation:nees(asymmetric P)", consistency.nees, [1.0, 2.0], Vec(np.diag([1.0, 4.0]), extra=(
+        ("degenerate", np.array([[1.0, 0.5], [0.0, 4.0]])),)), argnames=("error", "P")))                # item 4
+    same = np.repeat(markers[:, :1], markers.shape[1], axis=1)
+    for f in (mb_solvers.pose_from_markers, mb_solvers.angles_from_markers):                            # item 6
+        add(E(f"multibody:{f.__name__}(coincident markers)", f, sys_, Vec(markers, skip=("empty",), extra=(
+            ("degenerate", same),)), argnames=("system", "markers")))
+    add(E("estimation:Adaline.fit(zero data)", adaline.Adaline(0.1, mode="batch", normalized=True, epochs=3, rng=0).fit,
+          Vec(Wr, skip=("shape",), extra=(("degenerate", np.zeros_like(Wr)),)), Vec(yr), argnames=("W", "y")))  # 10
+    add(E("signals:lowpass(extreme)", signals.lowpass, x, Pos(5.0, extra=(("tiny", 1e-300), ("tiny", 1e-9))),   # 11
+          Pos(100.0, extra=(("huge", 1e300),)), argnames=("x", "cutoff", "fs")))
+    add(E("signals:decimate(extreme)", signals.decimate, x, 2, argnames=("x", "factor"),
+          fs=Pos(100.0, extra=(("huge", 1e300),)), cutoff=Pos(10.0, extra=(("tiny", 1e-300),))))
+    add(E("trajectories:quintic_coefficients(extreme T)", trajectories.quintic_coefficients, [0.0], [1.0],
+          Pos(1.0, extra=(("tiny", 1e-300), ("tiny", 1e-160), ("huge", 1e300), ("huge", 1e160))),
+          argnames=("q0", "qf", "T")))
+    add(E("benchmark:prior_std(sizes)", benchmark.prior_std, U5, bp_ur5, 0, argnames=("robot", "base", "rng"),
+          n_samples=5, mass=NonNeg(0.1, extra=(("degenerate", 0.0),)), com=0.0, inertia=0.0, angle=0.0))   # 15
+    # ------------------------------------------------------------------ closed loop (chapter 12)
+    from robidlib import closed_loop as cl
+    from robidlib.estimation import closed_loop as ecl
+    from robidlib import closed_loop_study as cls
+
+    cl_model = base_model.robot_base_model(planar_2r(friction=[[0.3, 0.2], [0.1, 0.1]]),
+                                           friction=["viscous", "coulomb"])
+    cl_ref = trajectories.fourier_series(np.arange(0.0, 0.3, 0.005), np.pi, [[0.3], [0.2]], [[0.0], [0.1]], [0.0, 0.5])
+    cl_p = cl_model.params
+    cl_ctrl = cl.pd_controller(cl_model, cl_p, cl_ref, bandwidth=6.0)
+    cl_exp = cl.ClosedLoopExperiment(cl_model, cl_ref, cl_ctrl)
+    cl_sens = cl.Sensors([1e-4, 1e-4], [1e-4, 1e-4], [0.01, 0.01])
+    cl_rec = cl.simulate_closed_loop(cl_exp, cl_p)
+    cl_two = cl.simulate_closed_loop(cl_exp, np.vstack([cl_p, cl_p]))
+    cl_W, cl_y, cl_s, cl_keep = cl.idim_data(cl_model, cl_rec, cutoff=20.0, trim=2)
+    add(E("closed_loop:Sensors", cl.Sensors, Vec([1e-4, 1e-4]), Vec([1e-4, 1e-4]), Vec([0.01, 0.01]),
+          argnames=("resolution", "sigma_q", "sigma_tau")))
+    add(E("closed_loop:Sensors.scaled", cl_sens.scaled, NonNeg(2.0), argnames=("factor",)))
+    add(E("closed_loop:Controller", cl.Controller, Choice("pd"), Vec([1.0, 2.0]), Vec([1.0, 2.0]),
+          argnames=("kind", "kp", "kd"), velocity_cutoff=Pos(20.0)))
+    add(E("closed_loop:ClosedLoopExperiment", cl.ClosedLoopExperiment, Obj(cl_model), Obj(cl_ref), Obj(cl_ctrl),
+          argnames=("model", "reference", "controller"), substeps=Int(1, huge=10**6)))
+    add(E("closed_loop:ClosedLoopRecord", cl.ClosedLoopRecord, Vec(cl_rec.t, skip=("empty",)), Vec(cl_rec.q),
+          cl_rec.qd, cl_rec.qdd, cl_rec.tau, cl_rec.q_meas, cl_rec.tau_meas,
+          argnames=("t", "q", "qd", "qdd", "tau", "q_meas", "tau_meas")))
+    add(E("closed_loop:ClosedLoopRecord.draw", cl_two.draw, Int(1, zero_ok=True, huge=10**6), argnames=("k",)))
+    add(E("closed_loop:pd_controller", cl.pd_controller, Obj(cl_model), Vec(cl_p), Obj(cl_ref),
+          argnames=("model", "params", "reference"), bandwidth=Pos(6.0), damping=Pos(1.0), feedforward=Flag(False),
+          velocity_cutoff=Pos(20.0)))
+    add(E("closed_loop:computed_torque_controller", cl.computed_torque_controller, Obj(cl_model), Vec(cl_p),
+          argnames=("model", "params"), bandwidth=Pos(6.0), damping=Pos(1.0), velocity_cutoff=Pos(20.0)))
+    add(E("closed_loop:simulate_closed_loop", cl.simulate_closed_loop, Obj(cl_exp), Vec(cl_p),
+          argnames=("experiment", "params"), sensors=Obj(cl_sens), rng=Seed(0), on_failure=Choice("raise")))
+    add(E("closed_loop:idim_data", cl.idim_data, Obj(cl_model), Obj(cl_rec), argnames=("model", "record"),
+          cutoff=Pos(20.0), velocity_threshold=Vec([0.0, 0.0], skip=("empty",)), trim=Int(2, huge=10**9),
+          order=Int(4, huge=10**6)))
+    add(E("closed_loop:mass_and_bias", cl.mass_and_bias, Obj(cl_model), Vec(cl_rec.q[:2]), Vec(cl_rec.qd[:2]),
+          Vec(np.vstack([cl_p, cl_p])), argnames=("model", "q", "qd", "params")))
+    add(E("estimation.closed_loop:iv", ecl.iv, Vec(cl_W), Vec(cl_y), Vec(cl_W + 0.01), argnames=("W", "y", "Z")))
+    kw = dict(samples=cl_s, keep=cl_keep)
+    add(E("estimation.closed_loop:idim_iv", ecl.idim_iv, Obj(cl_exp), Vec(cl_W), Vec(cl_y), Vec(cl_p),
+          argnames=("experiment", "W", "y", "params0"), max_iter=Int(2, huge=10**9), tol=Tol(0.05), **kw))
+    add(E("estimation.closed_loop:didim", ecl.didim, Obj(cl_exp), Vec(cl_y), Vec(cl_p),
+          argnames=("experiment", "y", "params0"), max_iter=Int(2, huge=10**9), tol=Tol(0.05), **kw))
+    add(E("estimation.closed_loop:output_error", ecl.output_error, Obj(cl_exp), Vec(cl_y), Vec(cl_p),
+          argnames=("experiment", "y", "params0"), max_nfev=Int(2, huge=10**9), ftol=Tol(1e-8),
+          output=Choice("torque"), **kw))
+    add(E("closed_loop_study:scaled_error", cls.scaled_error, Vec([1.1, 2.0]), Vec([1.0, 2.0]),
+          Vec([1.0, 1.0]), argnames=("estimates", "truth", "scale")))
+    add(E("closed_loop_study:level_sensors", cls.level_sensors, Obj(cl_sens), NonNeg(2.0),
+          argnames=("sensors", "level")))
+    add(E("closed_loop_study:draw_seeds", cls.draw_seeds, cls.CHAPTER_RECIPE, Int(1, zero_ok=True),
+          [0, 1], argnames=("recipe", "level", "draws")))
+    add(E("closed_loop_study:load_closed_loop_study", cls.load_closed_loop_study,
+          name=Choice("closed_loop_mc")))
+    # log-Cholesky parameters and the D-optimal criterion
+    lc = np.linspace(-0.5, 0.5, 10)
+    add(E("params:log_cholesky_factor", params.log_cholesky_factor, Vec(lc, skip=("shape",)), argnames=("theta",)))
+    add(E("params:log_cholesky_to_params", params.log_cholesky_to_params, Vec(lc, skip=("shape",)),
+          argnames=("theta",)))
+    add(E("params:params_to_log_cholesky", params.params_to_log_cholesky,
+          Vec(params.log_cholesky_to_params(lc), skip=("shape",)), argnames=("pi_j",)))
+    add(E("trajectories:excitation_logdet", trajectories.excitation_logdet, Obj(R2), Obj(traj),
+          argnames=("robot", "traj"), friction=Flag(False)))
+    from robidlib.estimation import log_cholesky as elc
+
+    lc_W = regressor_module.regressor(R2, *base.random_states(R2, 40, rng=5)).reshape(-1, 20)
+    lc_pi = params.log_cholesky_to_params(np.tile(lc, (2, 1))).ravel()
+    add(E("estimation.log_cholesky:log_cholesky_ls", elc.log_cholesky_ls, Vec(lc_W), Vec(lc_W @ lc_pi), Obj(R2),
+          argnames=("W", "y", "robot"), prior=Vec(lc_pi), friction=Flag(False), reg=NonNeg(1e-6),
+          max_nfev=Int(5, huge=10**9), ftol=Tol(1e-10)))
     return T
 
 
 #: Public callables the sweep does not call, and why (tests/test_bad_input.py checks that every
 #: other public function, class and method is in the table).
 NOT_SWEPT = {
-    "benchmark:IdentificationProblem.weighted": "no argument",
-    "benchmark:benchmark_study": "the book's study: minutes to build (test_benchmark checks its argument)",
-    "base:BaseParameters.as_sympy": "no argument",
-    "benchmark:ResultTable.to_json": "no argument",
-    "benchmark:ResultTable.where": "keywords are column names, values anything (test_benchmark: unknown column)",
-    "benchmark:ColumnError": "an exception class",
-    "estimation.hopfield:SaturationWarning": "a warning class",
-    "estimation.lsq:RidgePath": "a result object, made (and its inputs checked) by ridge_path",
-    "estimation.augmented:AugmentedStateIdentifier.regressor": "internal per-sample call of the model (checked "
+    "robidlib.benchmark:ResultTable.where": "keywords are column names, values anything (test_benchmark: unknown column)",
+    "robidlib.estimation.augmented:AugmentedStateIdentifier.regressor": "internal per-sample call of the model (checked "
                                                                 "through forward_dynamics)",
-    "estimation.augmented:AugmentedStateIdentifier.measurement_jacobian": "its argument is ignored (H is constant)",
-    "estimation.kalman:ExtendedKalmanFilter.predict": "u is passed unchanged to the user's f and F_jac",
-    "estimation.unscented:UnscentedKalmanFilter.predict": "u is passed unchanged to the user's f",
-    "multibody.body:RigidBody.second_moments": "no argument",
-    "multibody.body:RigidBody.mass_matrix": "no argument",
-    "multibody.constraints:Constraint": "abstract base class (its subclasses are swept)",
-    "multibody.constraints:Constraint.nu": "no data for topological constraints (returns zeros)",
-    "multibody.models:ChainModel.zero_coordinates": "no argument",
-    "multibody.models:ChainModel.serial_robot_data": "no argument",
-    "multibody.models:simple_chain": "no argument",
-    "multibody.models:five_body_chain": "no argument",
-    "multibody.solvers:KinematicsResult.summary": "no argument",
-    "trajectories:FourierTrajectory.pack": "no argument",
-    "trajectories:PolynomialTrajectory.pack": "no argument",
-    "trajectories:PolynomialTrajectory.monomials": "no argument",
-    "trajectories:FourierTrajectory.amplitude_bounds": "no argument",
-    "validation:SensitivityResult.ranking": "no argument",
+    "robidlib.estimation.augmented:AugmentedStateIdentifier.measurement_jacobian": "its argument is ignored (H is constant)",
+    "robidlib.estimation.kalman:ExtendedKalmanFilter.predict": "u is passed unchanged to the user's f and F_jac",
+    "robidlib.multibody.constraints:Constraint": "abstract base class (its subclasses are swept)",
+    "robidlib.multibody.constraints:Constraint.nu": "no data for topological constraints (returns zeros)",
+    "robidlib.estimation.lsq:RidgePath": "a result object, made (and its inputs checked) by ridge_path",
+    "robidlib.estimation.unscented:UnscentedKalmanFilter.predict": "u is passed unchanged to the user's f",
+    "robidlib.closed_loop_study:chapter_setup": "the chapter's experiment: its recipe is data (tests/test_closed_loop.py)",
+    "robidlib.closed_loop_study:closed_loop_study": "the chapter's Monte Carlo: minutes (tests re-run one draw)",
+    "robidlib.closed_loop_study:method_comparison": "four estimators on the chapter's record: minutes",
 }

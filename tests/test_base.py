@@ -3,6 +3,7 @@ import warnings
 import numpy as np
 import pytest
 import sympy as sp
+from _required import example_robot_data_file, required
 
 from robidlib.base import BaseParameters, base_parameters, format_relation, random_states
 from robidlib.regressor import friction_regressor, regressor, stack
@@ -94,20 +95,12 @@ def test_friction_columns_add_two_per_joint():
 
 
 def _erd_urdf(relative):
-    """Path of a URDF shipped by example-robot-data (6.x has no Python module, only data)."""
-    from importlib import metadata
-
-    try:
-        dist = metadata.distribution("example-robot-data")
-    except metadata.PackageNotFoundError:
-        pytest.skip("example-robot-data is not installed (test requirement)")
-    path = dist.locate_file(f"cmeel.prefix/share/example-robot-data/robots/{relative}")
-    assert path.exists(), f"example-robot-data has no {relative}"
-    return str(path)
+    """Path of a URDF shipped by example-robot-data (a test requirement: missing fails)."""
+    return str(example_robot_data_file(relative))
 
 
 def test_ur5_rank_matches_pinocchio():
-    pin = pytest.importorskip("pinocchio")
+    pin = required("pinocchio")
     urdf = _erd_urdf("ur_description/urdf/ur5_robot.urdf")
     model = pin.buildModelFromUrdf(urdf)
     data = model.createData()
@@ -228,3 +221,30 @@ def test_svd_and_qr_ranks_agree_on_urdf_robots(relative, kwargs):
     np.testing.assert_allclose(b_qr.reduce(Y) @ b_qr.beta(robot.params), Y @ robot.params, atol=1e-9)
     if robot.n == 7:
         assert b_qr.rank == 43  # 7 revolute joints, vertical first axis (cf. Panda identification papers)
+
+
+def test_base_parameters_refuse_another_robot_with_the_same_joint_count():
+    """Issue 26, item 5: base parameters carry the structure of their robot (``robot_id``)."""
+    from robidlib.base import check_base_of
+    from robidlib.models import planar_2r
+
+    arm = planar_2r()
+    bp = base_parameters(arm, rng=0)
+    assert bp.robot_id == arm.structure_id
+    assert arm.with_params(2 * arm.params).structure_id == arm.structure_id          # parameters: same robot
+    assert SerialRobot.from_urdf(arm.to_urdf()).structure_id == arm.structure_id     # round-off: same robot
+    other = SerialRobot.from_dh("RR", a=[0.0, 0.3], alpha=[np.pi / 2, 0.0], d=[0.2, 0.0], mass=[1.0, 1.0],
+                                com=[[0.1, 0, 0], [0.1, 0, 0]], inertia=np.tile([0.01, 0.01, 0.01, 0, 0, 0], (2, 1)))
+    assert other.param_names == arm.param_names and other.structure_id != arm.structure_id
+    z = np.zeros(2)
+    for robot in (other, arm.with_gravity([0.0, 0.0, -9.81])):        # another geometry; gravity along the axes
+        with pytest.raises(ValueError, match="base was computed for another robot"):
+            regressor(robot, z, z, z, base=bp)
+        with pytest.raises(ValueError, match="base was computed for another robot"):
+            check_base_of(robot, bp)
+    assert regressor(arm.with_gravity(2 * arm.gravity), z, z, z, base=bp).shape == (2, bp.rank)   # same direction
+    W = regressor(arm, *random_states(arm, 30, rng=1)).reshape(-1, 20)
+    assert base_parameters(W).robot_id is None                  # from a matrix: no robot to check
+    with pytest.raises(TypeError, match="robot_id"):
+        BaseParameters(**{**{f: getattr(bp, f) for f in ("method", "rank", "names", "independent", "dependent",
+                                                          "K", "V1", "V2", "singular_values", "tol")}, "robot_id": 3})

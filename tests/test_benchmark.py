@@ -23,6 +23,7 @@ from robidlib.benchmark import (
     fit_hopfield,
     fit_ls,
     fit_wls,
+    load_benchmark,
     make_study,
     monte_carlo,
     perturb_robot,
@@ -78,6 +79,113 @@ def test_result_table_bad_input():
         t.to_markdown(["b"])
     with pytest.raises(ValueError, match="must be an object with a 'rows' list"):
         ResultTable.from_json("[1, 2]")
+
+
+class _NaiveTable:
+    """The reference semantics of ResultTable's queries: a scan of every row on every call."""
+
+    def __init__(self, rows):
+        self.rows = [dict(r) for r in rows]
+
+    @property
+    def columns(self):
+        seen = {}
+        for r in self.rows:
+            for k in r:
+                seen.setdefault(k, None)
+        return tuple(seen)
+
+    def column(self, name):
+        values = [r.get(name, float("nan")) for r in self.rows]
+        try:
+            return np.array(values, dtype=float)
+        except (TypeError, ValueError):
+            return np.array(values, dtype=object)
+
+    def where(self, **conditions):
+        return [r for r in self.rows if all(r.get(k) == v for k, v in conditions.items())]
+
+
+def _same_column(a, b):
+    assert a.dtype == b.dtype and a.shape == b.shape
+    if a.dtype == float:
+        np.testing.assert_array_equal(a, b)                 # NaN where NaN
+    else:
+        assert all(x == y or (x != x and y != y) for x, y in zip(a.tolist(), b.tolist()))
+
+
+def test_result_table_queries_equal_a_scan_of_every_row():
+    """columns, column and where give what a scan of every row gives, also for NaN, None,
+    missing keys, 1 / 1.0 / True, lists (unhashable) and conditions on several columns."""
+    nan = float("nan")
+    rows = [{"m": "LS", "level": 0.01, "x": 1.0, "flag": True, "tags": [1, 2]},
+            {"m": "WLS", "level": 0.01, "x": nan, "flag": 1, "extra": None},
+            {"m": "LS", "level": 0.02, "x": 3, "flag": False, "tags": [3]},
+            {"m": None, "level": nan, "x": 1.0},
+            {"level": 0.02, "x": -0.0, "flag": 1.0, "tags": "none"}]
+    t, ref = ResultTable(rows), _NaiveTable(rows)
+    assert t.columns == ref.columns
+    for c in ref.columns:
+        for _ in range(2):                                   # built once, then cached
+            _same_column(t.column(c), ref.column(c))
+    queries = [dict(m="LS"), dict(m=None), dict(m="EKF"), dict(level=0.01), dict(level=nan), dict(level=0.02, m="LS"),
+               dict(x=1.0), dict(x=1), dict(x=0.0), dict(x=nan), dict(flag=True), dict(flag=1), dict(flag=0),
+               dict(tags=[3]), dict(tags="none"), dict(tags=None), dict(extra=None), dict(x=1.0, m="LS", level=0.01), {}]
+    for q in queries:
+        assert t.where(**q).rows == ref.where(**q), q
+        assert t.where(**q).columns == _NaiveTable(ref.where(**q)).columns, q
+
+
+def test_result_table_queries_on_the_stored_benchmark():
+    """Chapter 9's queries on the stored benchmark: the same rows and columns as a full scan,
+    and each column is read once however many queries use it."""
+    bench = load_benchmark()
+    ref = _NaiveTable(bench.rows)
+    assert bench.columns == ref.columns
+    for c in ("method", "level", "run", "delta_tau", "status"):
+        _same_column(bench.column(c), ref.column(c))
+    found = 0
+    for axis in sorted(set(bench.column("axis"))):
+        for level in sorted(set(bench.where(axis=axis).column("level"))):
+            for method in ("LS", "MAP", "EKF"):
+                q = dict(axis=axis, level=level, method=method)
+                got = bench.where(**q)
+                assert got.rows == ref.where(**q), q
+                if len(got):
+                    _same_column(got.column("delta_tau"), _NaiveTable(got.rows).column("delta_tau"))
+                found += len(got)
+    assert found > 100
+    assert set(bench._index) == {"axis"}                    # one index, built once
+    assert bench.where(run=0, method="LS").rows == ref.where(run=0, method="LS")
+    assert set(bench._index) == {"axis", "run"}
+
+
+def test_result_table_is_read_only():
+    import copy
+    import dataclasses
+    import pickle
+
+    t = ResultTable([{"method": "LS", "err": 1.0}, {"method": "WLS", "err": 0.5}], {"note": "x"})
+    for change in (lambda: t.rows.append({"method": "EKF"}), lambda: t.rows.__setitem__(0, {}),
+                   lambda: t.rows.sort(key=str), lambda: t[0].__setitem__("err", 2.0),
+                   lambda: t[0].update(err=2.0), lambda: t[1].pop("err"), lambda: t[1].setdefault("new", 1)):
+        with pytest.raises(TypeError, match="a ResultTable is read-only"):
+            change()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        t.rows = []
+    assert t.column("err").tolist() == [1.0, 0.5] and t.columns == ("method", "err")
+    a = t.column("err")
+    a[0] = 99.0                                              # the caller's copy
+    assert t.column("err")[0] == 1.0
+    row = dict(t[0])                                         # a copy is an ordinary dict
+    row["err"] = 3.0
+    assert t[0]["err"] == 1.0
+    for again in (copy.deepcopy(t), pickle.loads(pickle.dumps(t))):
+        assert again == t and again.columns == t.columns and again.where(method="WLS")[0]["err"] == 0.5
+    assert isinstance(t.rows, list) and all(isinstance(r, dict) for r in t)
+    assert t.where(method="LS") == ResultTable([{"method": "LS", "err": 1.0}], {"note": "x"})
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(t)
 
 
 # ------------------------------------------------------------------------ experiments

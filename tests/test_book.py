@@ -25,7 +25,7 @@ def test_glue_refuses_non_numbers(value):
 
 
 def test_glued_unknown_name():
-    with pytest.raises(KeyError, match="nothing glued under 'never'"):
+    with pytest.raises(ValueError, match="nothing glued under name 'never'"):
         glued("never")
 
 

@@ -4,6 +4,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))
 
@@ -23,6 +25,34 @@ def test_clone_command_uses_the_configured_repository():
     assert subs["repository_url"] == "https://gitlab.example.org/course/robot-id.git"
     assert "git clone https://gitlab.example.org/course/robot-id.git\ncd robot-id\nmake lab" in subs["clone_command"]
     assert subs["clone_command"].startswith("```bash\n") and subs["clone_command"].endswith("\n```")
+
+
+def test_student_edition_clones_only_the_student_branch_and_sets_up_as_the_bundle_does():
+    cfg = _config("https://github.com/course/lab")
+    cfg.html_theme_options["repository_branch"] = "student"
+    cfg.robidlib_edition = "student"
+    bookinfo._set_version(None, cfg)
+    clone = cfg.myst_substitutions["clone_command"]
+    assert "git clone --branch student --single-branch https://github.com/course/lab lab\ncd lab\n" in clone
+    assert "pip install -r requirements.txt" in clone and "jupyter lab chapters/" in clone and "make lab" not in clone
+
+
+@pytest.mark.parametrize("provider, expected", [("github", "https://h/o/r/tree/student"),
+                                                ("gitlab", "https://h/o/r/-/tree/student"),
+                                                ("bitbucket", "https://h/o/r/src/student")])
+def test_student_repository_button_opens_the_branch(provider, expected):
+    app = SimpleNamespace(config=SimpleNamespace(robidlib_edition="student", html_theme_options={
+        "repository_url": "https://h/o/r", "repository_branch": "student", "repository_provider": provider}))
+    context = {"header_buttons": [{"type": "group", "buttons": [
+        {"label": "source-repository-button", "url": "https://h/o/r"},
+        {"label": "source-issues-button", "url": "https://h/o/r/issues/new"}]}]}
+    bookinfo._repository_button_on_the_branch(app, "intro", "page.html", context, None)
+    buttons = context["header_buttons"][0]["buttons"]
+    assert buttons[0]["url"] == expected and buttons[1]["url"] == "https://h/o/r/issues/new"
+    app.config.robidlib_edition = "instructor"
+    context = {"header_buttons": [{"label": "source-repository-button", "url": "https://h/o/r"}]}
+    bookinfo._repository_button_on_the_branch(app, "intro", "page.html", context, None)
+    assert context["header_buttons"][0]["url"] == "https://h/o/r"
 
 
 def test_without_a_repository_the_page_still_reads():
@@ -54,7 +84,6 @@ def test_pybtex_plugins_are_registered_once_and_found_without_entry_points(monke
 import json  # noqa: E402
 import os  # noqa: E402
 
-import pytest  # noqa: E402
 
 
 def _status(path, **kw):

@@ -34,7 +34,7 @@ def test_base_parameter_answers(capsys):
     (..., "not answered yet"),
 ])
 def test_base_parameter_wrong_answers_print_a_cross(capsys, answer, message):
-    assert checks.check_base_parameters(planar_2r(), answer) is False
+    assert checks.check_base_parameters(planar_2r(), answer) == False
     out = capsys.readouterr().out
     assert out.startswith(CROSS) and message in out
 
@@ -94,7 +94,7 @@ def test_tolerance_of_the_chapter_robot_is_not_accepted_across_its_whole_gap(cap
     assert s[19] / s[20] > 1e14
     for tol, ok in ((3 * float(s[20]), False), (1e-12, False), (1e-9, True), (1e-3, True),
                     (0.5 * float(s[19]), False)):
-        assert checks.check_tolerance(robot, tol) is ok, tol
+        assert checks.check_tolerance(robot, tol) == ok, tol
     capsys.readouterr()
 
 
@@ -139,3 +139,65 @@ def test_doctests_run():
 
     result = doctest.testmod(checks, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 4 and result.failed == 0
+
+
+# ----------------------------------------------------------------- answers are read, never run
+HOSTILE = [
+    "__import__('os').system('touch {marker}')",          # code
+    "m1.__class__.__base__.__subclasses__()",              # attribute access
+    "(lambda: m1)()",                                      # a lambda
+    "m1 if 1 else m2",
+    "[m1 for m1 in range(10**9)]",                         # a comprehension that would not end
+    "exec('import os')",
+    "m1; import os",
+    "9**9**9",                                             # a number with 370 million digits
+    "(10**16)**16**16 * m1",
+    "m1*" * 20000 + "m1",                                  # very long
+    "(" * 5000 + "m1" + ")" * 5000,                        # very deep
+    "-" * 3000 + "m1",
+    "m1 + '1'",
+    "m1\x00",
+    "1e999999*m1",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_a_hostile_answer_is_refused_without_running_it(text, tmp_path, capsys):
+    """Refused, and at once: a reader that evaluated ``9**9**9`` would not return (the sweep's
+    watchdog, tests/bad_input_sweep.py, reports such a hang)."""
+    marker = tmp_path / "pwned"
+    answer = [text.format(marker=marker) if "{marker}" in text else text] + GOOD[1:]
+    assert checks.check_base_parameters(planar_2r(), answer) == False  # noqa: E712 (a Verdict)
+    assert not marker.exists()
+    out = capsys.readouterr().out
+    assert out.startswith(CROSS) and len(out) < 400, out
+
+
+def test_the_reader_knows_only_the_grammar():
+    from robidlib.checks._parse import MAX_DEPTH, AnswerError, read_linear
+
+    names = ["m1", "m2", "Izz1"]
+    assert read_linear("Izz1 + 0.25*m2 - 2*(m2 - m1)/4", names) == ({"Izz1": 1.0, "m2": -0.25, "m1": 0.5}, 0.0)
+    assert read_linear("2^2*m1 + m2**1 + 3*m1**0", names) == ({"m1": 4.0, "m2": 1.0}, 3.0)
+    assert read_linear("-(-(m1))", names) == ({"m1": 1.0}, 0.0)
+    assert read_linear("1.5e-3*m1", names)[0] == {"m1": 1.5e-3}
+    for text, kind in (("m1*m2", "nonlinear"), ("m1/m2", "nonlinear"), ("m1**2", "nonlinear"), ("2**m1", "nonlinear"),
+                       ("m3", "unknown"), ("__import__", "unknown"), ("m1 +", "syntax"), ("(m1", "syntax"),
+                       ("m1)", "syntax"), ("m1/0", "syntax"), ("(-8)**(1/3)*m1", "syntax"), ("9**9**9", "syntax"),
+                       ("m1.real", "syntax"), ("m1[0]", "syntax"), ("'m1'", "syntax"), ("m1 m2", "syntax"),
+                       ("(" * (MAX_DEPTH + 1) + "m1" + ")" * (MAX_DEPTH + 1), "syntax")):
+        with pytest.raises(AnswerError) as info:
+            read_linear(text, names)
+        assert info.value.kind == kind, (text, info.value)
+    assert read_linear("(" * MAX_DEPTH + "m1" + ")" * MAX_DEPTH, names) == ({"m1": 1.0}, 0.0)
+
+
+def test_sympy_expressions_are_still_accepted():
+    import sympy as sp
+
+    m2, izz1, mx1, my1, izz2, mx2, my2 = sp.symbols("m2 Izz1 mx1 my1 Izz2 mx2 my2")
+    answer = [izz1 + m2 / 4, mx1 + m2 / 2, my1, izz2, mx2, my2]
+    assert checks.check_base_parameters(planar_2r(), answer)
+    assert not checks.check_base_parameters(planar_2r(), [izz1 + 1] + answer[1:])
+    assert not checks.check_base_parameters(planar_2r(), [3] + answer[1:])

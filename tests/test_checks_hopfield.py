@@ -70,7 +70,7 @@ def test_connections_never_raise_on_the_answer(data, capsys):
     for args, msg in (((..., ...), "not answered yet"), ((None, I), "W is None"), ((W, None), "I is None"),
                       ((I, I), "shape (3, 3)"), ((W, "I"), "must be numbers"),
                       ((W, np.full(3, np.nan)), "NaN"), ((W * 1j, I), "complex")):
-        assert check_hopfield_connections(*args, Phi, tau) is False
+        assert check_hopfield_connections(*args, Phi, tau) == False
         out = capsys.readouterr().out
         assert out.startswith("\u2718") and msg in out, (msg, out)
     with pytest.raises(ValueError, match="rows but tau"):
@@ -100,7 +100,7 @@ def test_slowest_time_constant(data, capsys):
 def test_slowest_time_constant_answers_and_misuse(data, capsys):
     Phi, _ = data
     for bad, msg in (([1.0], "shape ()"), (None, "is None"), (..., "not answered yet"), ("1", "must be numbers")):
-        assert check_slowest_time_constant(bad, Phi, 1.0, 1.0) is False
+        assert check_slowest_time_constant(bad, Phi, 1.0, 1.0) == False
         assert msg in capsys.readouterr().out
     lam = np.linalg.eigvalsh(Phi.T @ Phi / len(Phi))
     assert check_slowest_time_constant(np.float32(1.0 / lam[0]), Phi, 1.0, 1.0)
@@ -144,7 +144,7 @@ def test_tracking_answers_and_misuse(capsys):
         check_tracking(t, S, 0.5, [0.0, 0.0])
     with pytest.raises(ValueError, match="positive"):
         check_tracking(t, S, 0.5, [1.0, 1.0], settle=0.0)
-    with pytest.raises(ValueError, match="t_change must be a real number"):
+    with pytest.raises(TypeError, match="t_change must be a real number"):
         check_tracking(t, S, "soon", [1.0, 1.0])
 
 
@@ -167,7 +167,7 @@ def test_window_design(capsys):
     for b, m, msg in ((..., 10, "not answered"), (0.05, ..., "not answered"), (-1.0, 10, "beta must be > 0"),
                       (0.05, 2.5, "whole number"), (0.05, 0, "whole number"), ("fast", 10, "must be numbers"),
                       (None, 10, "beta is None")):
-        assert check_window_design(b, m, Phi, tau, t, 4.0, 5.0, [1.5, 2.0]) is False
+        assert check_window_design(b, m, Phi, tau, t, 4.0, 5.0, [1.5, 2.0]) == False
         assert msg in capsys.readouterr().out, msg
     with pytest.raises(ValueError, match="malformed"):
         check_window_design(0.05, 10, Phi, tau[:5], t, 4.0, 5.0, [1.5, 2.0])

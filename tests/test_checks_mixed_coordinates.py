@@ -64,7 +64,7 @@ def test_stubs_print_a_cross_with_a_hint(capsys):
         raise NotImplementedError
 
     assert not mc.check_reduced_to_full(to_full)
-    assert "forget `return`" in _out(capsys)
+    assert "not answered yet" in _out(capsys)
     assert not mc.check_body_mass_matrix(body_mass_matrix)
     assert "not written yet" in _out(capsys)
     assert not mc.check_weight_scaling(np.logspace(0, -6, 7), ...)

@@ -35,7 +35,7 @@ def test_coulomb_regressor_check(capsys):
     (..., "not answered yet"),
 ])
 def test_coulomb_regressor_wrong_answers_print_a_cross(capsys, answer, message):
-    assert pc.check_coulomb_regressor(answer) is False
+    assert pc.check_coulomb_regressor(answer) == False
     out = capsys.readouterr().out
     assert out.startswith(CROSS) and message in out
 
@@ -45,7 +45,7 @@ def test_coulomb_stub_with_an_empty_body_is_reported():
         """the stub as delivered"""
         ...
 
-    assert pc.check_coulomb_regressor(regressor_coulomb) is False
+    assert pc.check_coulomb_regressor(regressor_coulomb) == False
 
 
 def _twin(p, m2=2.0):
@@ -74,7 +74,7 @@ def test_equivalent_pendulums_check(capsys):
     "0.1, 1, 0.2", {"I": 1.0}, (1 + 1j, 1.0, 0.25),
 ])
 def test_equivalent_pendulums_bad_answers_print_a_cross(capsys, answer):
-    assert pc.check_equivalent_pendulums(Pendulum(), answer) is False
+    assert pc.check_equivalent_pendulums(Pendulum(), answer) == False
     assert capsys.readouterr().out.startswith(CROSS)
 
 
@@ -158,7 +158,7 @@ def test_excitation_design_rejects_motions_beyond_the_drive(capsys):
 @pytest.mark.parametrize("answer", [..., None, 3, lambda t: None, lambda t: (t, t), lambda t: (t, t, t[:5]),
                                     lambda t: (t * np.nan, t, t)])
 def test_excitation_design_bad_answers_print_a_cross(capsys, answer):
-    assert pc.check_excitation_design(answer) is False
+    assert pc.check_excitation_design(answer) == False
     assert capsys.readouterr().out.startswith(CROSS)
 
 

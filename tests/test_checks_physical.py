@@ -1,6 +1,7 @@
 """Chapter 5's exercise checks: right answers pass; wrong ones and untouched stubs print ✘."""
 import numpy as np
 import pytest
+from _required import required
 
 import robidlib as rl
 from robidlib.checks import physical as checks
@@ -9,7 +10,7 @@ from robidlib.models import planar_2r, redundant_5dof
 from robidlib.params import link_params, pseudo_inertia
 from robidlib.regressor import friction_regressor
 
-pytest.importorskip("cvxpy")
+required("cvxpy")
 
 CROSS, TICK = "\u2718", "\u2714"
 
@@ -69,7 +70,7 @@ def _not_written(pi):
     ("J", "expected a function"),
 ])
 def test_pseudo_inertia_wrong_answers(capsys, func, message):
-    assert checks.check_pseudo_inertia(func) is False
+    assert checks.check_pseudo_inertia(func) == False
     out = _out(capsys)
     assert out.startswith(CROSS) and message in out, out
 
@@ -121,7 +122,7 @@ def test_broken_conditions_right_answers(capsys):
     ({2: ...}, "not answered yet"),
 ])
 def test_broken_conditions_wrong_answers(capsys, answer, message):
-    assert checks.check_broken_conditions(PI, answer) is False
+    assert checks.check_broken_conditions(PI, answer) == False
     out = _out(capsys)
     assert out.startswith(CROSS) and message in out, out
 
@@ -173,7 +174,7 @@ def test_mass_bound_wrong_answers(capsys, planar):
         (..., "not answered yet"),
     ]
     for params, message in cases:
-        assert checks.check_mass_bound(W, y, robot, params, link=2, bounds=(0.9, 1.1)) is False
+        assert checks.check_mass_bound(W, y, robot, params, link=2, bounds=(0.9, 1.1)) == False
         out = _out(capsys)
         assert out.startswith(CROSS) and message in out, (message, out)
 

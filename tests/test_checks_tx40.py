@@ -74,7 +74,7 @@ def test_cutoff_estimates(pipeline, capsys):
     ],
 )
 def test_cutoff_estimates_bad_answers(cutoff, params, message, capsys):
-    assert checks.check_cutoff_estimates(cutoff, params) is False
+    assert checks.check_cutoff_estimates(cutoff, params) == False
     out = _last_line(capsys)
     assert out.startswith("✘") and message in out
 
@@ -102,7 +102,7 @@ def test_without_rotors(pipeline, capsys):
     tr3, te3 = split(picked, 0.7)
     assert validate(identify(tr3), te3, use_keep=True).overall["wls"] == pytest.approx(err, rel=1e-9)
     for bad in (..., None, "0.1", [0.1, 0.2], np.inf, 1j):
-        assert checks.check_without_rotors(bad) is False
+        assert checks.check_without_rotors(bad) == False
         assert _last_line(capsys).startswith("✘")
 
 
@@ -123,7 +123,7 @@ def test_static_torques(pipeline, capsys):
     assert "joint" in _last_line(capsys)
     for bad, message in ((..., "not answered"), ([0.0] * 5, "shape"), (None, "None"), ([np.nan] * 6, "NaN"),
                          (["a"] * 6, "numbers")):
-        assert checks.check_static_torques(bad) is False
+        assert checks.check_static_torques(bad) == False
         assert message in _last_line(capsys)
 
 
@@ -145,27 +145,51 @@ def test_joint5_critique(pipeline, capsys):
     assert not checks.check_joint5_critique(err_ratio, all_ratio)
     assert "torque_ratio" in _last_line(capsys)
     for a, b in ((..., 1.0), (1.0, ...), ("1", 0.2), (1.0, None), (1.0, [0.2])):
-        assert checks.check_joint5_critique(a, b) is False
+        assert checks.check_joint5_critique(a, b) == False
         assert _last_line(capsys).startswith("✘")
 
 
 def test_stored_references_are_what_the_pipeline_computes():
     """The stored answers (robidlib/data/checks/tx40_reference.json) against a fresh run.
 
-    The pipeline is deterministic up to round-off (cond of the weighted regressor ~ 2e3):
-    estimates agree to 1e-4 of their standard deviations, errors and ratios to 1e-6
-    relative, whatever the BLAS kernel."""
+    The stored values stand in for the pipeline in the checks, so they must agree with a
+    fresh run far inside each check's tolerance: a fiftieth of it (then no answer's verdict
+    moves by more than 2 % of the tolerance). The checks accept WLS estimates within 0.05 of
+    their standard deviations, held-out errors within 0.5 %, static torques within 0.1 of
+    their standard deviations and the joint-5 ratios within 2 %. A fresh run differs from
+    the stored one by round-off only, amplified by the filters, the Coulomb columns' slope
+    1/(sqrt(2 pi) s) at zero velocity and the WLS conditioning (cond ~ 2e3): measured
+    5e-7 standard deviations and 2e-8 relative between scipy 1.17 and 1.18 (Python 3.11 and
+    3.13, numpy 2.4 and 2.5), thousands of times below these tolerances; a change of the
+    pipeline (e.g. the exact sign instead of its expectation: 0.05 standard deviations)
+    exceeds them."""
+    share = 1 / 50
     stored = checks._stored()
     fresh = checks.compute_reference()
     assert stored["names"] == fresh["names"] and set(stored["cutoffs"]) == {f"{c:g}" for c in checks.STORED_CUTOFFS}
     for key, ref in fresh["cutoffs"].items():
         got = stored["cutoffs"][key]
         std = np.asarray(ref["std"])
-        assert np.max(np.abs(np.asarray(got["wls"]) - ref["wls"]) / std) < 1e-4, key
-        assert np.allclose(got["std"], std, rtol=1e-6) and got["held_out"] == pytest.approx(ref["held_out"], rel=1e-6)
-    for group in ("without_rotors", "static", "joint5"):
+        assert np.max(np.abs(np.asarray(got["wls"]) - ref["wls"]) / std) < share * 0.05, key
+        # the std divides every z of the check: a relative change r moves z = 0.05 by 0.05 r
+        assert np.allclose(got["std"], std, rtol=share, atol=0.0), key
+        assert got["held_out"] == pytest.approx(ref["held_out"], rel=share * 0.005), key
+    tolerances = {"without_rotors": dict(rtol=share * 0.005), "joint5": dict(rtol=share * 0.02)}
+    for group in ("without_rotors", "joint5"):
         for name, value in fresh[group].items():
-            assert np.allclose(stored[group][name], value, rtol=1e-6, atol=1e-9), (group, name)
+            assert np.allclose(stored[group][name], value, atol=0.0, **tolerances[group]), (group, name)
+    static, ref = stored["static"], fresh["static"]
+    std = np.asarray(ref["std"])
+    assert np.all(np.abs(np.subtract(static["predicted"], ref["predicted"])) < share * 0.1 * std)
+    assert np.allclose(static["std"], std, rtol=share, atol=0.0)
+    # the stick-friction bands are the estimates FS_j (+ FSM6 on joints 5 and 6): as the estimates
+    names, at100 = fresh["names"], fresh["cutoffs"]["100"]
+    std_fs = np.array([at100["std"][names.index(f"FS{j + 1}")] for j in range(6)])
+    std_fs[4:] += at100["std"][names.index("FSM6")]
+    assert np.all(np.abs(np.subtract(static["band"], ref["band"])) < share * 0.05 * std_fs)
+    # means of the raw record's torques over a few hundred samples: round-off (~1e-13) only
+    for name in ("measured_start", "measured_end"):
+        assert np.allclose(static[name], ref[name], rtol=1e-9, atol=0.0), name
     with pytest.raises(ValueError, match="include 100"):
         checks.compute_reference((10.0, 20.0))
     with pytest.raises(ValueError, match="2500"):

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sympy as sp
+from _required import required
 
 from robidlib.datasets import (
     JOINT_OFFSETS,
@@ -120,7 +121,7 @@ def test_urdf_is_the_modified_dh_tx40(tx):
 
 
 def test_urdf_dynamics_agree_with_pinocchio(tx):
-    pin = pytest.importorskip("pinocchio")
+    pin = required("pinocchio")
     model = pin.buildModelFromUrdf(tx.files["tx40_mdh_modified.urdf"])
     data = model.createData()
     rng = np.random.default_rng(3)

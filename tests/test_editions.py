@@ -1,5 +1,6 @@
 """The student edition and release helpers in tools/editions.py."""
 import importlib.util
+import json
 import re
 import zipfile
 from pathlib import Path
@@ -51,6 +52,7 @@ def test_student_config_hides_solutions(tmp_path):
     data = yaml.safe_load(out.read_text())
     original = yaml.safe_load((ROOT / "_config.yml").read_text())
     assert data["sphinx"]["config"]["hide_solutions"] is True
+    assert data["sphinx"]["config"]["robidlib_edition"] == "student"
     assert "hide_solutions" not in original["sphinx"]["config"]
     assert data["sphinx"]["extra_extensions"] == original["sphinx"]["extra_extensions"]
     assert data["title"].endswith("(student edition)")
@@ -166,50 +168,103 @@ def test_student_notebook_starts_with_setup_and_collapses_pins(path):
     nbformat.validate(student)
 
 
-def test_lab_copies_never_overwrite_student_work(tmp_path):
-    src = tmp_path / "fresh"
-    src.mkdir()
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = ...")])
-    nbformat.write(nb, src / "01_x.ipynb")
+def _lab_chapter(*extra):
+    cells = [nbformat.v4.new_markdown_cell("The error is {glue:text}`err:.1f` %.", id="prose-1"),
+             nbformat.v4.new_markdown_cell("Exercise: fit {glue:text}`n:.0f` samples.", id="prose-2"),
+             nbformat.v4.new_markdown_cell("No number here.", id="prose-3"),
+             nbformat.v4.new_code_cell("x = ...  # your answer", id="stub"), *extra]
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def _cell(path, cid):
+    return next(c for c in nbformat.read(path, as_version=4).cells if c.get("id") == cid)
+
+
+def test_lab_copies_get_numbers_and_a_refresh_never_touches_the_students_work(tmp_path):
     lab = tmp_path / "lab"
-    assert editions.copy_lab_notebooks(lab, src) == []
-    work = nbformat.read(lab / "01_x.ipynb", as_version=4)
-    work.cells[0].source = "x = 42  # my answer"
-    nbformat.write(work, lab / "01_x.ipynb")
-    assert editions.copy_lab_notebooks(lab, src) == []          # unchanged chapter: nothing to say
-    assert "my answer" in (lab / "01_x.ipynb").read_text()
-    nb.cells.append(nbformat.v4.new_markdown_cell("new text"))  # the chapter changed
-    nbformat.write(nb, src / "01_x.ipynb")
-    assert editions.copy_lab_notebooks(lab, src) == ["01_x.ipynb"]
-    assert "my answer" in (lab / "01_x.ipynb").read_text()      # still kept
+    # a fresh clone before the chapters ran: no values yet, the copy keeps the roles and says so
+    notes = editions.sync_lab_notebooks(lab, {"01_x.ipynb": (_lab_chapter(), {})})
+    path = lab / "01_x.ipynb"
+    assert "not filled in yet" in " ".join(notes) and "{glue:text}`err:.1f`" in _cell(path, "prose-1").source
+    # the student answers the stub and rewrites one prose cell (their own notes)
+    work = nbformat.read(path, as_version=4)
+    work.cells[3].source = "x = 42  # my answer"
+    work.cells[3].outputs = [nbformat.v4.new_output("stream", text="✔ right\n")]
+    work.cells[1].source = "My notes on {glue:text}`n:.0f` samples."
+    nbformat.write(work, path)
+    # the chapters have run: numbers fill the prose the student did not edit, nothing else moves
+    notes = editions.sync_lab_notebooks(lab, {"01_x.ipynb": (_lab_chapter(), {"err": "12.345", "n": "1000"})})
+    assert _cell(path, "prose-1").source == "The error is 12.3 %."
+    assert _cell(path, "prose-2").source == "My notes on {glue:text}`n:.0f` samples."   # edited: kept
+    assert _cell(path, "stub").source == "x = 42  # my answer" and _cell(path, "stub").outputs
+    assert any("numbers filled in or updated in 1 prose cells" in n for n in notes)
+    assert not any("changed since your copy" in n for n in notes)
+    assert (lab / ".before-refresh" / "01_x.ipynb").exists()
+    # the book's numbers change (a new build): refreshed again where untouched
+    editions.sync_lab_notebooks(lab, {"01_x.ipynb": (_lab_chapter(), {"err": "9.87", "n": "1000"})})
+    assert _cell(path, "prose-1").source == "The error is 9.9 %."
+    # the student now edits that cell too: a later refresh leaves it alone
+    work = nbformat.read(path, as_version=4)
+    work.cells[0].source = "The error is 9.9 % (I got 10.2 %)."
+    nbformat.write(work, path)
+    notes = editions.sync_lab_notebooks(lab, {"01_x.ipynb": (_lab_chapter(), {"err": "5.0", "n": "1000"})})
+    assert _cell(path, "prose-1").source == "The error is 9.9 % (I got 10.2 %)."
+    assert _cell(path, "stub").source == "x = 42  # my answer"
+    # the chapter itself changes: the copy is kept and a note says so
+    changed = _lab_chapter(nbformat.v4.new_markdown_cell("A new section.", id="prose-4"))
+    notes = editions.sync_lab_notebooks(lab, {"01_x.ipynb": (changed, {"err": "5.0", "n": "1000"})})
+    assert any("changed since your copy" in n for n in notes)
+    assert [c.get("id") for c in nbformat.read(path, as_version=4).cells] == ["prose-1", "prose-2", "prose-3", "stub"]
+    assert _cell(path, "stub").source == "x = 42  # my answer"
+
+
+def test_lab_copies_made_before_the_bookkeeping_are_filled_where_the_roles_are_untouched(tmp_path):
+    lab = tmp_path / "lab"
+    lab.mkdir()
+    old = editions.student_notebook(_lab_chapter())      # what an earlier make lab wrote on a fresh clone
+    old.cells[1].source = "Exercise: fit {glue:text}`n:.0f` samples, then twice as many."
+    nbformat.write(old, lab / "01_x.ipynb")
+    editions.sync_lab_notebooks(lab, {"01_x.ipynb": (_lab_chapter(), {"err": "1.25", "n": "50"})})
+    assert _cell(lab / "01_x.ipynb", "prose-1").source == "The error is 1.2 %."
+    assert "twice as many" in _cell(lab / "01_x.ipynb", "prose-2").source and "{glue:text}" in _cell(
+        lab / "01_x.ipynb", "prose-2").source
 
 
 # ---------------------------------------------------------------------------------------
 # The student bundle and the wheel
 
 
-def test_student_requirements_are_the_lab_packages_and_the_local_wheel():
-    text = editions.student_requirements("robidlib-9.9.9-py3-none-any.whl")
+def test_student_requirements_are_the_lab_packages_the_speed_pin_and_the_local_package():
+    text = editions.student_requirements()
     lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
     book = {editions._requirement_name(ln): ln.strip() for ln in (ROOT / "requirements.txt").read_text().splitlines()
             if ln.strip() and not ln.startswith("#")}
     assert lines[:-1] == [book[p] for p in editions.LAB_PACKAGES]
-    # "./" makes repo2docker (Binder) stage the whole branch before pip runs
-    assert lines[-1] == "./robidlib-9.9.9-py3-none-any.whl"
+    assert any(ln.startswith("jsonschema") and "<4.25" in ln for ln in lines)   # the speed pin stays
+    # "." (the bundle folder, which holds pyproject.toml and robidlib/) makes repo2docker (Binder)
+    # stage the whole branch before pip runs
+    assert lines[-1] == "."
 
 
-def test_student_bundle_layout(tmp_path):
-    nb_dir = editions.write_student_notebooks(tmp_path, _setup())
-    wheel = tmp_path / "robidlib-9.9.9-py3-none-any.whl"
-    wheel.write_bytes(b"not a real wheel")
-    archive = editions.write_student_bundle(tmp_path, wheel, "9.9.9")
+@pytest.fixture(scope="module")
+def student_bundle(tmp_path_factory):
+    out = tmp_path_factory.mktemp("student")
+    editions.write_student_notebooks(out, _setup())
+    return out, editions.write_student_bundle(out, "9.9.9")
+
+
+def test_student_bundle_layout(student_bundle):
+    tmp_path, archive = student_bundle
+    nb_dir = tmp_path / "notebooks"
     top = f"{editions.NAME}-student/"
     with zipfile.ZipFile(archive) as zf:
         names = set(zf.namelist())
         readme = zf.read(top + "README.md").decode()
     chapters = {f"{top}chapters/{p.name}" for p in editions.toc_notebooks()}
     assert chapters == {n for n in names if n.endswith(".ipynb")}
-    assert {top + "README.md", top + "requirements.txt", top + wheel.name, top + ".gitignore"} <= names
+    assert {top + "README.md", top + "requirements.txt", top + "pyproject.toml", top + "robidlib/__init__.py",
+            top + "robidlib/checks/pendulum.py", top + ".gitignore"} <= names
+    assert not [n for n in names if n.endswith((".whl", ".zip", ".pyc"))]
     assert sorted(p.name for p in nb_dir.glob("*.ipynb")) == sorted(p.name for p in editions.toc_notebooks())
     block = re.search(r"```bash\n(.*?)```", readme, re.S).group(1).strip().splitlines()
     assert len(block) == 2 and "pip install -r requirements.txt" in block[0] and "jupyter lab" in block[1]
@@ -377,3 +432,248 @@ def test_glued_numbers_are_pasted_into_the_student_prose():
     out = editions.student_notebook(nb, glued=values)
     assert out.cells[0].source == "Error 12.3 %, rank 36, missing {glue:text}`nope:.2f`."
     assert editions.paste_glue(nbformat.from_dict(nb), values) == ["nope"]
+
+
+# ---------------------------------------------------------------------------------------
+# The student edition of robidlib: no reference answers, the references as data
+
+
+def test_student_package_leaves_out_the_answers_and_ships_their_results(student_bundle):
+    bundle = student_bundle[0] / "bundle"
+    assert (bundle / "pyproject.toml").exists() and (bundle / "robidlib" / "checks" / "_report.py").exists()
+    assert not (bundle / "robidlib" / "checks" / "answers").exists()
+    from robidlib.checks import answers
+
+    for module in answers.MODULES:
+        shipped = json.loads((bundle / "robidlib" / "data" / "checks" / f"{module}.json").read_text())
+        assert shipped == json.loads(json.dumps(answers.compute(module))), module
+    # the student copy, imported on its own: its checks read the shipped references, its
+    # untouched stubs say "not answered yet", a right answer passes, the answers are absent
+    script = r"""
+import json, sys, numpy as np
+import robidlib, robidlib.checks as checks
+assert robidlib.__file__.startswith(sys.argv[1]), robidlib.__file__
+try:
+    import robidlib.checks.answers
+except ImportError:
+    pass
+else:
+    raise SystemExit("robidlib.checks.answers is in the student edition")
+from robidlib.checks import ekf, least_squares
+def stub(q, qd, qdd):
+    ...
+assert checks.check_coulomb_regressor(stub) == False
+assert checks.check_coulomb_regressor(lambda q, qd, qdd: np.column_stack([qdd, np.sin(q), qd, np.sign(qd)]))
+assert ekf.check_nees_function(lambda e, P: e @ np.linalg.solve(P, e))
+assert least_squares.check_joint_sigmas(lambda W, y, n: np.ones(n)) == False
+try:
+    Q = np.zeros((12, 12))
+    Q[:4, :4] = np.eye(4)
+    ekf.check_arm_process_noise(Q, dt=0.01)
+except ValueError as exc:
+    assert "knows the exercise's setting only" in str(exc)
+else:
+    raise SystemExit("another setting needs the instructor's answers")
+print("ok")
+"""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(bundle), NUMBA_DISABLE_JIT="1")
+    done = subprocess.run([sys.executable, "-c", script, str(bundle)], capture_output=True, text=True, env=env,
+                          cwd=bundle)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stdout[-2000:] + done.stderr[-3000:]
+
+
+def test_student_wheel_carries_no_reference_solution(student_bundle):
+    """The wheel pip builds from the student bundle: no answers subpackage, no solution line of
+    any chapter in any file (code, docstrings, data), and no check docstring that shows a
+    library function passing (a ✔ example that imports from robidlib)."""
+    bundle = student_bundle[0] / "bundle"
+    wheel = editions.build_wheel(student_bundle[0] / "wheel", package=bundle)
+    # solution lines that the library itself holds are idioms, not answers ("from scratch,
+    # then library": the chapters show the library's version beside the exercise)
+    library = "\n".join(p.read_text() for p in (ROOT / "robidlib").rglob("*.py") if "checks" not in p.parts)
+    fragments = {f: w for f, w in editions.solution_fragments().items() if f not in editions.squeeze(library)}
+    assert len(fragments) >= 3 * len(NOTEBOOKS)
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        assert not [n for n in names if n.startswith("robidlib/checks/answers")]
+        assert "robidlib/data/checks/pendulum.json" in names and "robidlib/checks/pendulum.py" in names
+        texts = {n: zf.read(n).decode(errors="replace") for n in names if not n.endswith("/")}
+    leaked = {n: editions.leaks(t, fragments) for n, t in texts.items()}
+    assert not {n: f for n, f in leaked.items() if f}, "solution code in the student wheel"
+    # the instructor's checks (with their answers) do hold solution lines: the scan finds them
+    answers = "\n".join(p.read_text() for p in (ROOT / "robidlib" / "checks" / "answers").glob("*.py"))
+    assert editions.leaks(answers, fragments)
+    for name, text in texts.items():
+        if name.startswith("robidlib/checks/") and name.endswith(".py"):
+            for example in re.split(r"\n\s*\n", text):
+                if "\u2714" in example and re.search(r">>> from robidlib", example):
+                    pytest.fail(f"{name}: a docstring shows a robidlib function passing a check:\n{example}")
+
+
+def test_student_notebooks_install_the_student_release_from_the_student_repository(tmp_path):
+    cfg = tmp_path / "_config.yml"
+    cfg.write_text(yaml.safe_dump({"repository": {"url": "https://github.com/prof/course", "branch": "main",
+                                                  "student_url": "https://github.com/course/lab/",
+                                                  "student_branch": "release"}}))
+    src = editions.squeeze(editions.student_setup_source(cfg, "1.2.3")).replace("\"\"", "")
+    assert "robidlib[physical]@git+https://github.com/course/lab@v1.2.3-student" in src
+    cfg.write_text(yaml.safe_dump({"repository": {"url": "https://github.com/prof/course"}}))
+    src = editions.squeeze(editions.student_setup_source(cfg, "1.2.3")).replace("\"\"", "")
+    assert "@git+https://github.com/prof/course@v1.2.3-student" in src and "@main" not in src
+    info = editions.repository(yaml.safe_load(cfg.read_text()))
+    assert info["student_url"] == info["url"] and info["student_branch"] == "student"
+
+
+def test_student_config_takes_the_student_repository(tmp_path):
+    book = yaml.safe_load((ROOT / "_config.yml").read_text())
+    book["repository"].update(student_url="https://git.example.edu/course/lab", student_branch="main",
+                              student_provider="gitlab")
+    (tmp_path / "book.yml").write_text(yaml.safe_dump(book))
+    data = yaml.safe_load(editions.write_student_config(tmp_path, tmp_path / "book.yml").read_text())
+    assert data["repository"] == {"url": "https://git.example.edu/course/lab", "path_to_book": "", "branch": "main"}
+    assert data["sphinx"]["config"]["html_theme_options"]["repository_provider"] == "gitlab"
+
+
+# ---------------------------------------------------------------------------------------
+# MyST that JupyterLab cannot resolve
+
+
+def test_myst_roles_become_text_and_links_in_jupyterlab():
+    bib = {"atkeson1986": ("Atkeson et al.", "1986"), "khalil2002": ("Khalil and Dombre", "2002")}
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+        "As {cite:t}`atkeson1986` show {cite:p}`atkeson1986,khalil2002` (see {doc}`chapter 2 <02_b>`, "
+        "the {doc}`notation page <../notation>`, {doc}`02_b`), the {term}`regressors <regressor>` and the "
+        "{term}`condition number` {cite}`nobody2020`; {eq}`eq-x` stays."), nbformat.v4.new_code_cell("{cite}`x`")])
+    unknown = editions.myst_for_jupyterlab(nb, bib, {"02_b": "Full and base parameters"})
+    assert nb.cells[0].source == (
+        "As Atkeson et al. [1986] show [Atkeson et al., 1986, Khalil and Dombre, 2002] (see "
+        "[chapter 2](02_b.ipynb), the notation page, [Full and base parameters](02_b.ipynb)), the regressors and "
+        "the condition number [nobody2020]; {eq}`eq-x` stays.")
+    assert unknown == ["nobody2020"] and nb.cells[1].source == "{cite}`x`"
+
+
+def test_bibliography_names_as_the_site_cites_them():
+    bib = editions.bibliography()
+    assert bib["atkeson1986"] == ("Atkeson et al.", "1986")
+    assert bib["khalil2002"][0] == "Khalil and Dombre"
+    assert all(a and y for a, y in bib.values()) and not any("{" in a or "\\" in a for a, _ in bib.values())
+
+
+def _labels(nb):
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    return set(re.findall(r"^\(([\w.:-]+)\)=", text, re.M)) | set(re.findall(r":label:\s*([\w.:-]+)", text)) | set(
+        re.findall(r"^\$\$.*?\$\$\s*\(([\w.:-]+)\)", text, re.M | re.S))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_student_notebook_has_only_myst_that_jupyterlab_renders(path):
+    """After the student edition's transform every role is one jupyterlab-myst renders, and every
+    cross-reference points into the same notebook (JupyterLab shows one notebook at a time)."""
+    student = editions.student_notebook(nbformat.read(path, as_version=4), _setup(), {},
+                                        (editions.bibliography(), editions.notebook_titles(NOTEBOOKS)))
+    text = "\n".join(c.source for c in student.cells if c.cell_type == "markdown")
+    roles = set(re.findall(r"\{([a-z:]+)\}`", text)) - {"glue", "glue:text"}
+    assert roles <= editions.JUPYTERLAB_ROLES, f"{path.name}: roles JupyterLab cannot resolve: {roles - editions.JUPYTERLAB_ROLES}"
+    labels = _labels(student)
+    refs = {re.sub(r"^.*<([^<>]+)>$", r"\1", r.strip(), flags=re.S) for r in re.findall(r"\{(?:ref|numref|prf:ref)\}`([^`]*)`", text)}
+    assert refs <= labels, f"{path.name}: references to labels outside the notebook: {refs - labels}"
+    links = re.findall(r"\]\(([^)]+\.ipynb)\)", text)
+    assert all((ROOT / "chapters" / link).exists() for link in links), links
+
+
+# ---------------------------------------------------------------------------------------
+# The student branch and the release path
+
+
+def _git(repo, *args):
+    import subprocess
+
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def _scratch_repo(path):
+    path.mkdir()
+    _git(path, "init", "-q", "-b", "main")
+    _git(path, "config", "user.email", "t@example.org")
+    _git(path, "config", "user.name", "T")
+    (path / "f.txt").write_text("x\n")
+    _git(path, "add", ".")
+    _git(path, "commit", "-q", "-m", "init")
+    return path
+
+
+def test_student_branch_grows_by_what_changed_not_by_a_wheel_per_release(tmp_path):
+    import os
+
+    repo = _scratch_repo(tmp_path / "repo")
+    bundle = tmp_path / "bundle"
+    (bundle / "chapters").mkdir(parents=True)
+    (bundle / "robidlib").mkdir()
+    (bundle / "robidlib" / "data.csv").write_bytes(os.urandom(300_000))      # a large file that never changes
+    (bundle / "chapters" / "01.ipynb").write_text("{}")
+    first = editions.publish_student_branch(bundle, "student", "Student edition 1.0.0", repo, tag="v1.0.0-student")
+    (bundle / "chapters" / "01.ipynb").write_text('{"cells": []}')
+    second = editions.publish_student_branch(bundle, "student", "Student edition 1.1.0", repo, tag="v1.1.0-student")
+    assert _git(repo, "rev-parse", "student") == second and _git(repo, "rev-parse", f"{second}^") == first
+    assert _git(repo, "rev-parse", "v1.0.0-student^{commit}") == first
+    new_objects = _git(repo, "rev-list", "--objects", second, f"^{first}").splitlines()
+    assert not [o for o in new_objects if o.endswith("data.csv")]          # stored once for both releases
+    assert _git(repo, "rev-parse", "--abbrev-ref", "HEAD") == "main" and _git(repo, "status", "--porcelain") == ""
+    (bundle / "robidlib-1.0.0-py3-none-any.whl").write_bytes(b"PK")
+    with pytest.raises(SystemExit, match="sources, not archives"):
+        editions.publish_student_branch(bundle, "student", "x", repo)
+
+
+def test_release_path_commits_the_entry_tags_and_the_rebuild_checks_out(tmp_path, monkeypatch):
+    """`make release` on a scratch clone, as the README documents it: an uncommitted CHANGELOG
+    entry, a clean tree otherwise. `make test` is replaced by a stand-in that writes what it
+    builds (the real one is what CI runs), the wheel by a stand-in file (tested above)."""
+    import shutil
+
+    repo = _scratch_repo(tmp_path / "course")
+    (repo / "robidlib").mkdir()
+    (repo / "robidlib" / "_version.py").write_text('__version__ = "0.1.0"\n')
+    shutil.copy2(ROOT / "_config.yml", repo / "_config.yml")
+    (repo / "CHANGELOG.md").write_text("# Changelog\n\n## 0.1.0 - 2026-01-01\n- first\n")
+    (repo / ".gitignore").write_text("_build/\ndist/\n")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "course")
+    fake_make = tmp_path / "make"
+    fake_make.write_text("#!/bin/sh\nset -e\nmkdir -p _build/html _build/student/site _build/pdf "
+                         "_build/student/bundle/chapters\n"
+                         "touch _build/html/index.html _build/student/site/index.html _build/pdf/book.pdf "
+                         "_build/pdf/book-student.pdf\necho zip > _build/student/student-bundle.zip\n"
+                         "echo '{}' > _build/student/bundle/chapters/01.ipynb\n")
+    fake_make.chmod(0o755)
+    def fake_wheel(out, root=None, package=None):
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "robidlib-0.2.0-py3-none-any.whl").write_bytes(b"PK")
+        return out / "robidlib-0.2.0-py3-none-any.whl"
+
+    monkeypatch.setattr(editions, "build_wheel", fake_wheel)
+    # the documented path: the entry is written, not committed
+    (repo / "CHANGELOG.md").write_text("# Changelog\n\n## 0.2.0 - 2026-02-01\n- second\n\n## 0.1.0 - 2026-01-01\n- first\n")
+    (repo / "notes.txt").write_text("an unrelated change\n")
+    with pytest.raises(SystemExit, match="clean tree"):
+        editions.release("0.2.0", make=str(fake_make), root=repo)
+    (repo / "notes.txt").unlink()
+    assert editions.release("0.2.0", make=str(fake_make), root=repo) == 0
+    assert _git(repo, "status", "--porcelain") == ""
+    assert _git(repo, "log", "-1", "--format=%s") == "Release 0.2.0"
+    assert _git(repo, "rev-parse", "v0.2.0^{commit}") == _git(repo, "rev-parse", "HEAD")
+    assert "## 0.2.0" in _git(repo, "show", "v0.2.0:CHANGELOG.md")
+    assert _git(repo, "show", "v0.2.0:robidlib/_version.py") == '__version__ = "0.2.0"'
+    assert _git(repo, "rev-parse", "v0.2.0-student^{commit}") == _git(repo, "rev-parse", "student")
+    manifest = (repo / "dist" / "robot-dynamic-identification-0.2.0-release.txt").read_text()
+    assert "tag v0.2.0" in manifest and "clean True" in manifest
+    # the README's rebuild starts with a checkout of the tag: on a fresh clone too
+    clone = tmp_path / "rebuild"
+    _git(tmp_path, "clone", "-q", str(repo), str(clone))
+    _git(clone, "checkout", "-q", "v0.2.0")
+    assert (clone / "robidlib" / "_version.py").read_text() == '__version__ = "0.2.0"\n'
+    with pytest.raises(SystemExit, match="exists already"):
+        editions.check_release("0.2.0", repo)

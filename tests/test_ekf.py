@@ -405,8 +405,9 @@ def test_bad_run_and_model_input():
 
 
 def test_wires_to_the_project_pendulum_model():
-    pendulum_module = pytest.importorskip("robidlib.models.pendulum")
-    pend = pendulum_module.Pendulum()
+    from robidlib.models.pendulum import Pendulum
+
+    pend = Pendulum()
     ident = AugmentedStateIdentifier(pend, 0.02, n=1, p=3, x0=np.r_[0.0, 0.0, pend.params], Q=np.zeros(5),
                                      R=[1.0], P0=np.ones(5))
     q, qd, tau = np.array([0.7]), np.array([-1.1]), np.array([0.3])
@@ -416,8 +417,9 @@ def test_wires_to_the_project_pendulum_model():
 
 # ---------------------------------------------------------------------- robots, symbolic models
 def _arm(friction=((0.3, 0.0), (0.15, 0.0))):
-    models = pytest.importorskip("robidlib.models")
-    return models.planar_2r(friction=friction)
+    from robidlib.models import planar_2r
+
+    return planar_2r(friction=friction)
 
 
 @pytest.fixture(scope="module")

@@ -68,6 +68,7 @@ def test_config_reads_the_examples_and_round_trips(tmp_path):
     ({"robot.joints": None}, r"\[robot\]: the key 'joints' is missing"),
     ({"robot.joints": ["joint_1", "joint_7"]}, r"joints\[1\]: joint 'joint_7' is not in the URDF"),
     ({"robot.urdf": "nowhere.urdf"}, r"urdf: file 'nowhere.urdf' not found"),
+    ({"robot.inertia_check": "ignore"}, r"inertia_check: unknown value 'ignore'"),
     ({"robot.urdf": "dataset:../x.urdf"}, r"a dataset path is 'dataset:NAME/FILE'"),
     ({"signals.position.columns": ["Joint_1"]}, r"position.columns: must hold 6 entries"),
     ({"signals.position.unit": "degree"}, r"position.unit: unknown unit 'degree'; expected one of rad, deg"),
@@ -437,7 +438,12 @@ def test_tiago_files_model_and_published_values(tmp_path):
         tiago(verify="yes")
     with pytest.raises(TypeError, match="urdf"):
         tiago_robot(3)
-    model = DriveModel(tiago_robot())
+    with pytest.raises(ValueError, match="arm_1_link.*triangle inequality"):
+        tiago_robot(inertia_check="refuse")
+    with pytest.raises(ValueError, match="inertia_check"):
+        tiago_robot(inertia_check="ignore")
+    with pytest.warns(UserWarning, match="arm_1_link"):
+        model = DriveModel(tiago_robot())
     bp = model.base_parameters(rtol=1e-8)
     with pytest.raises(TypeError, match="base"):
         compare_tiago_with_published("bp", np.ones(3), np.ones(3))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _required import required
 
 from robidlib import _jit
 
@@ -110,7 +111,7 @@ def test_a_planted_temporary_folder_is_refused(fresh, plant):
 
 
 def test_compiled_caches_in_the_chosen_folder_only(fresh, monkeypatch):
-    pytest.importorskip("numba")
+    required("numba")
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(fresh / "cache"))
     f = _jit.compiled(_add, SIG)
     out = np.zeros(3)
@@ -124,7 +125,7 @@ def test_compiled_caches_in_the_chosen_folder_only(fresh, monkeypatch):
 
 
 def test_compiled_in_memory_without_a_folder(fresh, monkeypatch):
-    pytest.importorskip("numba")
+    required("numba")
     monkeypatch.setattr(_jit, "cache_dir", lambda: None)
     f = _jit.compiled(_add, SIG)
     out = np.zeros(2)
@@ -135,7 +136,7 @@ def test_compiled_in_memory_without_a_folder(fresh, monkeypatch):
 
 def test_compiled_in_memory_when_the_cache_fails(fresh, monkeypatch):
     """numba's cache internals changed, or the disk is full: compile without a cache."""
-    pytest.importorskip("numba")
+    required("numba")
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(fresh / "cache"))
 
     def broken(root):
@@ -181,7 +182,7 @@ def _run(code: str, **env: str) -> str:
 def test_robidlib_loops_cache_in_the_user_folder_and_never_in_the_package(tmp_path):
     """A fresh process compiles the regressor and inverse dynamics into $XDG_CACHE_HOME; the
     next one loads them from there; nothing is written beside the installed modules."""
-    pytest.importorskip("numba")
+    required("numba")
     code = (
         "import numpy as np, importlib\n"
         "from robidlib import _jit\n"

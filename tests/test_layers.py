@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "robidlib"
 
 #: Layers from the bottom up (GUIDE section 2); a module may import only its layer or lower.
 LAYERS = [
-    {"_validate", "_version", "_threads", "_ode", "_lazy", "_jit"},
+    {"_validate", "_version", "_threads", "_ode", "_lazy", "_jit", "_io"},
     {"spatial"},
     {"params"},
     {"robot"},
@@ -26,12 +26,14 @@ LAYERS = [
     {"base"},
     {"trajectories"},
     {"signals"},
+    {"closed_loop"},
     {"estimation"},
     {"validation"},
     {"benchmark"},
     {"multibody"},
     {"models", "datasets"},
     {"identification", "identify"},
+    {"closed_loop_study"},
     {"plotting", "book"},
     {"checks"},
 ]

@@ -56,8 +56,9 @@ def test_joint_moments_equal_newton_euler_and_power_balance(name):
 
 @pytest.mark.parametrize("name", list(MODELS))
 def test_joint_moments_equal_serial_robot_rnea(name):
-    rnea = pytest.importorskip("robidlib.dynamics").inverse_dynamics
-    SerialRobot = pytest.importorskip("robidlib.robot").SerialRobot
+    from robidlib.dynamics import inverse_dynamics as rnea
+    from robidlib.robot import SerialRobot
+
     model = MODELS[name]
     ref = model.reference_motion(duration=0.6, rate=50.0)
     robot = SerialRobot(**model.serial_robot_data())

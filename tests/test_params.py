@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from _required import required
 
 from robidlib.params import (
     PARAM_FIELDS,
@@ -356,7 +357,7 @@ def test_bad_input_of_consistency_helpers(call, exc, match):
 
 def test_nearest_consistent_matches_a_semidefinite_program():
     """The eigenvalue clipping is the solution of min ||D (J' - J) D||_F s.t. J' >= 0."""
-    cp = pytest.importorskip("cvxpy")
+    cp = required("cvxpy")
     bad = link_params(1.0, [0.1, 0, 0], [0.01, 0.01, 0.05, 0.004, 0, 0])
     L = 0.25
     d = np.r_[1 / L, 1 / L, 1 / L, 1.0]

@@ -7,14 +7,13 @@ modified DH parameters (with prismatic joints) are compared with the same robots
 URDF and loaded by pinocchio.
 """
 
-import importlib.metadata
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import numpy as np
 import pytest
+from _required import example_robot_data_file, example_robot_data_robots, required
 
-pin = pytest.importorskip("pinocchio")
+pin = required("pinocchio")
 
 from robidlib.dynamics import _inverse_dynamics_numpy, forward_dynamics, gravity_torques, inverse_dynamics, mass_matrix  # noqa: E402
 from robidlib.models.planar_2r import planar_2r  # noqa: E402
@@ -26,26 +25,6 @@ from robidlib.robot import SerialRobot  # noqa: E402
 
 N_SAMPLES = 1000
 RTOL = 1e-9
-
-
-def example_robot_data_file(relative: str) -> Path:
-    """Path of a file shipped by example-robot-data (python package or cmeel wheel)."""
-    try:
-        import example_robot_data
-
-        root = Path(example_robot_data.getModelPath(relative))
-        if (root / relative).is_file():
-            return root / relative
-    except Exception:  # noqa: BLE001 - any failure: fall back to the wheel's file list
-        pass
-    try:
-        files = importlib.metadata.files("example-robot-data") or []
-    except importlib.metadata.PackageNotFoundError:
-        files = []
-    for f in files:
-        if str(f).endswith(relative):
-            return Path(f.locate())
-    pytest.skip(f"example-robot-data file {relative} not found")
 
 
 UR5_URDF = "ur_description/urdf/ur5_robot.urdf"
@@ -180,24 +159,8 @@ def test_models_written_as_urdf_agree_with_pinocchio(make):
 
 
 # ----------------------------------------------------------------------------- every URDF
-def _erd_robots_dir():
-    """The robots/ folder of example-robot-data (cmeel wheel or python package), or None."""
-    try:
-        files = importlib.metadata.files("example-robot-data") or []
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    for f in files:
-        parts = Path(str(f)).parts
-        if "robots" in parts and str(f).endswith(".urdf"):
-            p = Path(f.locate())
-            while p.name != "robots":
-                p = p.parent
-            return p
-    return None
-
-
-ERD_ROBOTS = _erd_robots_dir()
-ERD_URDFS = sorted(str(p.relative_to(ERD_ROBOTS)) for p in ERD_ROBOTS.rglob("*.urdf")) if ERD_ROBOTS else []
+ERD_ROBOTS = example_robot_data_robots()
+ERD_URDFS = sorted(str(p.relative_to(ERD_ROBOTS)) for p in ERD_ROBOTS.rglob("*.urdf"))
 
 
 def _longest_chain(model, urdf_root):
@@ -231,7 +194,6 @@ def _pin_configuration(model, q):
     return out
 
 
-@pytest.mark.skipif(not ERD_URDFS, reason="example-robot-data is not installed")
 @pytest.mark.parametrize("relative", ERD_URDFS)
 def test_every_example_robot_data_urdf_that_pinocchio_loads(relative):
     """robidlib loads what pinocchio loads (a tree: its longest chain, the other joints locked at
@@ -249,12 +211,23 @@ def test_every_example_robot_data_urdf_that_pinocchio_loads(relative):
         with pytest.raises(ValueError, match="no movable joint"):
             SerialRobot.from_urdf(path)
         return
+    def load(**kw):
+        """The file's chain; a file with an inertia no rigid body has (9 of the 69: icub, pr2,
+        romeo, the allegro hands, ...) is refused by default and read with inertia_check="warn"."""
+        try:
+            return SerialRobot.from_urdf(path, **kw)
+        except ValueError as exc:
+            if "no rigid body has this inertia" not in str(exc):
+                raise
+            with pytest.warns(UserWarning, match="no rigid body has this inertia"):
+                return SerialRobot.from_urdf(path, inertia_check="warn", **kw)
+
     try:
-        robot, locked = SerialRobot.from_urdf(path), []
+        robot, locked = load(), []
     except ValueError as exc:
         assert "branches at link" in str(exc) or "mimic" in str(exc), str(exc)
         tip, locked = _longest_chain(full, ET.parse(path).getroot())
-        robot = SerialRobot.from_urdf(path, tip_link=tip, lock_joints=[full.names[j] for j in locked])
+        robot = load(tip_link=tip, lock_joints=[full.names[j] for j in locked])
     # the full model with the locked joints held at q = qd = qdd = 0 moves as the chain does
     chain = [j for j in range(1, full.njoints) if j not in locked]
     assert robot.joint_names == tuple(full.names[j] for j in chain)

@@ -87,7 +87,7 @@ def test_bad_input(tmp_path):
     one_joint = FourierTrajectory(wf=1.2, a=[[0.6, 0.3]], b=[[0.2, -0.3]], q0=[0.0])
     with pytest.raises(ValueError, match="2 joints"):
         simulate_identification(arm, one_joint, duration=1.0)
-    with pytest.raises(ValueError, match="no stored filter runs 'nope'"):
+    with pytest.raises(ValueError, match="name 'nope' is not a stored filter record"):
         load_filter_runs("nope", directory=tmp_path)
     with pytest.raises(ValueError, match="name must be"):
         load_filter_runs("Bad Name")

@@ -1,7 +1,10 @@
 """Tests of robidlib.robot: SerialRobot, from_dh, from_urdf, to_urdf, forward kinematics."""
 
+import warnings
+
 import numpy as np
 import pytest
+from _required import required
 
 from robidlib.models.planar_2r import planar_2r
 from robidlib.models.redundant_5dof import redundant_5dof
@@ -403,7 +406,11 @@ def test_to_urdf_round_trips_every_robot_the_constructor_accepts(r):
         with pytest.raises(ValueError, match=refusal):
             r.to_urdf()
         return
-    r2 = SerialRobot.from_urdf(r.to_urdf())
+    # the constructor accepts any parameters; a URDF of a body no rigid body can be is read back
+    # only when asked (inertia_check="warn"), with the warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        r2 = SerialRobot.from_urdf(r.to_urdf(), inertia_check="warn")
     # exactly: everything URDF writes as a number of its own, names, types, limits, gravity
     for key in ("name", "joint_types", "joint_names", "link_names", "q_limits", "qd_limits",
                 "qdd_limits", "tau_limits", "friction", "gravity"):
@@ -442,7 +449,7 @@ def test_to_urdf_escapes_names_and_writes_infinite_limits_that_parsers_read():
 
 
 def test_to_urdf_is_read_by_pinocchio_with_the_same_limits():
-    pin = pytest.importorskip("pinocchio")
+    pin = required("pinocchio")
     r = planar_2r().with_limits(qd=[np.inf, 2.0], tau=[np.inf, 5.0])
     model = pin.buildModelFromXML(r.to_urdf())
     assert model.velocityLimit[1] == 2.0 and model.effortLimit[1] == 5.0
@@ -466,3 +473,98 @@ URDF_ZERO_LIMIT = """<robot name="p"><link name="b"/><link name="l"><inertial><m
 <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
 <joint name="j" type="revolute"><parent link="b"/><child link="l"/><axis xyz="1 0 0"/>
 <limit lower="{lower}" upper="{upper}" effort="0" velocity="0"/></joint></robot>"""
+
+
+# --------------------------------------------------------------------------- URDF: safe parsing
+_PENDULUM_LINKS = """<link name="base"/><link name="rod"><inertial><origin xyz="0 0 -0.5"/><mass value="1.0"/>
+  <inertia ixx="0.02" iyy="0.02" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="rod"/><axis xyz="0 1 0"/>
+  <limit lower="-3" upper="3" effort="10" velocity="5"/></joint>"""
+
+
+@pytest.mark.parametrize("prolog, what", [
+    ('<!DOCTYPE robot [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+     '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>', "DTD"),                      # "billion laughs"
+    ('<!DOCTYPE robot [<!ENTITY secret SYSTEM "file:///etc/passwd">]>', "DTD"),     # an external entity
+    ('<!DOCTYPE robot SYSTEM "http://example.org/robot.dtd">', "DTD"),             # an external DTD
+    ("<!DOCTYPE robot>", "DTD"),
+])
+def test_from_urdf_refuses_dtds_and_entities(prolog, what, tmp_path):
+    text = f'<?xml version="1.0"?>{prolog}<robot name="r">{_PENDULUM_LINKS}</robot>'
+    with pytest.raises(ValueError, match=f"without DTD or entities; it holds .*{what}"):
+        SerialRobot.from_urdf(text)
+    path = tmp_path / "r.urdf"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="without DTD or entities"):
+        SerialRobot.from_urdf(path)
+    assert SerialRobot.from_urdf(f'<robot name="r">{_PENDULUM_LINKS}</robot>').n == 1
+
+
+def test_from_urdf_refuses_an_entity_reference_without_declaration():
+    with pytest.raises(ValueError, match="not well-formed"):
+        SerialRobot.from_urdf('<robot name="&lol;">' + _PENDULUM_LINKS + "</robot>")
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_from_urdf_reads_a_chain_of_thousands_of_fixed_joints(where):
+    """No recursion: exporters write long chains of fixed frames (5000 here; recursion ended at ~1000)."""
+    k = 5000
+    links = "".join(f'<link name="f{i}"/>' for i in range(k))
+    fixed = "".join(f'<joint name="j{i}" type="fixed"><parent link="f{i}"/><child link="f{i + 1}"/>'
+                    f'<origin xyz="0 0 0.001"/></joint>' for i in range(k - 1))
+    mass = '<inertial><mass value="0.001"/><inertia ixx="1e-6" iyy="1e-6" izz="1e-6" ixy="0" ixz="0" iyz="0"/></inertial>'
+    if where == "before":        # the fixed chain carries the arm: base -> f0 ... f4999 -> hinge -> rod
+        text = (f'<robot name="r"><link name="base"/>{links}<link name="rod">{mass}</link>'
+                f'<joint name="b" type="fixed"><parent link="base"/><child link="f0"/></joint>{fixed}'
+                f'<joint name="hinge" type="revolute"><parent link="f{k - 1}"/><child link="rod"/>'
+                f'<axis xyz="0 0 1"/></joint></robot>')
+    else:                        # the fixed chain hangs from the moving link: its masses are merged
+        links = "".join(f'<link name="f{i}">{mass}</link>' for i in range(k))
+        text = (f'<robot name="r"><link name="base"/>{links}'
+                f'<joint name="hinge" type="revolute"><parent link="base"/><child link="f0"/>'
+                f'<axis xyz="0 0 1"/></joint>{fixed}</robot>')
+    r = SerialRobot.from_urdf(text)
+    assert r.n == 1 and r.joint_names == ("hinge",)
+    assert r.params[0] == pytest.approx(0.001 if where == "before" else 0.001 * k)
+    if where == "before":
+        assert r.joint_origins[0, 2, 3] == pytest.approx(0.001 * (k - 1))
+
+
+def _one_link(ixx, iyy, izz, ixy=0.0, ixz=0.0, iyz=0.0, name="rod"):
+    return (f'<robot name="r"><link name="base"/><link name="{name}"><inertial><mass value="1.0"/>'
+            f'<inertia ixx="{ixx}" iyy="{iyy}" izz="{izz}" ixy="{ixy}" ixz="{ixz}" iyz="{iyz}"/></inertial></link>'
+            f'<joint name="hinge" type="revolute"><parent link="base"/><child link="{name}"/><axis xyz="0 0 1"/>'
+            f'</joint></robot>')
+
+
+@pytest.mark.parametrize("inertia, match", [
+    ((-0.01, 0.02, 0.02), "negative principal moment -0.01"),
+    ((0.01, 0.01, 0.05), "break the triangle inequality I1 \\+ I2 >= I3 by 0.03"),
+    ((0.02, 0.02, 0.02, 0.03, 0.0, 0.0), "negative principal moment"),        # through the products
+])
+def test_from_urdf_refuses_an_inertia_no_body_has_and_names_the_link(inertia, match):
+    text = _one_link(*inertia, name="forearm")
+    with pytest.raises(ValueError, match=f"link 'forearm' has .*{match}.*inertia_check='warn'"):
+        SerialRobot.from_urdf(text)
+    with pytest.warns(UserWarning, match=f"link 'forearm' has .*{match}"):
+        r = SerialRobot.from_urdf(text, inertia_check="warn")
+    assert r.n == 1                                    # loaded as it is
+    with pytest.raises(ValueError, match="inertia_check"):
+        SerialRobot.from_urdf(text, inertia_check="ignore")
+
+
+def test_from_urdf_accepts_bodies_at_the_limits():
+    for inertia in ((0.0, 0.0, 0.0), (0.01, 0.01, 0.02), (0.0, 0.01, 0.01),      # point, disk, rod
+                    (0.01, 0.01, 0.0200001)):                                  # a disk, rounded (5e-6)
+        SerialRobot.from_urdf(_one_link(*inertia))
+    with pytest.raises(ValueError, match="triangle"):
+        SerialRobot.from_urdf(_one_link(0.01, 0.01, 0.0201))
+
+
+def test_from_urdf_does_not_read_links_fixed_to_the_base():
+    """A negative inertia on a link that never moves (TIAGo's antennas) changes no torque."""
+    text = _one_link(0.02, 0.02, 0.001).replace(
+        "</robot>", '<link name="antenna"><inertial><mass value="1e-6"/><inertia ixx="-3e-8" iyy="3e-8" izz="9e-8" '
+                    'ixy="0" ixz="0" iyz="0"/></inertial></link><joint name="a" type="fixed"><parent link="base"/>'
+                    '<child link="antenna"/></joint></robot>')
+    assert SerialRobot.from_urdf(text).n == 1

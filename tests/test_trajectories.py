@@ -319,7 +319,7 @@ def test_excitation_cond_bad_input():
         excitation_cond(arm, Trajectory(traj.t, traj.q[:, :1], traj.qd[:, :1], traj.qdd[:, :1]))
     with pytest.raises(ValueError, match="unknown scaling 'rows'"):
         excitation_cond(arm, traj, scaling="rows")
-    with pytest.raises(ValueError, match="base describes 20 standard parameters but the robot has 24"):
+    with pytest.raises(ValueError, match="base must describe the robot's 24 standard parameters .*, got 20"):
         excitation_cond(arm, traj, base=base_parameters(arm, rng=0), friction=True)
     with pytest.raises(TypeError, match="friction must be True or False"):
         excitation_cond(arm, traj, friction="yes")

@@ -16,6 +16,16 @@ def test_as_array_accepts_and_checks_shape():
     assert np.isnan(as_array("x", [np.nan], finite=False)[0])
 
 
+def test_as_array_refuses_bools_where_numbers_are_meant():
+    """``True`` and a bool mask would silently become 1 and 0 (issue 26, item 12)."""
+    for bad in (True, np.bool_(False), np.array([True, False]), [True, False], np.ones((2, 2), dtype=bool)):
+        with pytest.raises(TypeError, match="q must be numeric array-like, got .*bool"):
+            as_array("q", bad)
+    with pytest.raises(TypeError, match="q must be numeric"):
+        as_array("q", np.array([1.0, True], dtype=object))
+    assert as_array("q", np.array([1, 0])).tolist() == [1.0, 0.0]          # integers are numbers
+
+
 def test_scalar_checks():
     assert check_positive("lam", 2) == 2.0
     assert check_positive("lam", 0, allow_zero=True) == 0.0

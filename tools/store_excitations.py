@@ -27,6 +27,7 @@ import robidlib
 from robidlib import models
 from robidlib.base import base_parameters
 from robidlib.trajectories import (
+    EXCITATION_DIR,
     FourierTrajectory,
     PolynomialTrajectory,
     excitation_cond,
@@ -158,7 +159,8 @@ def store(name: str) -> dict:
     # what the chapters recompute from the stored coefficients: the same number on the same grid
     assert abs(excitation_cond(robot, res.trajectory.evaluate(res.t_eval), base, friction=friction)
                / res.cond - 1) < 1e-9
-    save_excitation(res.trajectory, name, meta=meta)
+    # the shipped file, in the project's source tree: named and replaced explicitly
+    save_excitation(res.trajectory, name, meta=meta, directory=EXCITATION_DIR, overwrite=True)
     return meta
 
 

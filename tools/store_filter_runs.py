@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from robidlib.estimation.records import save_filter_runs, simulate_identification
+from robidlib.estimation.records import RUNS_DIR, save_filter_runs, simulate_identification
 from robidlib.models import redundant_5dof
 from robidlib.trajectories import FourierTrajectory
 
@@ -33,7 +33,8 @@ def excitation_5dof() -> FourierTrajectory:
 def main() -> None:
     result = simulate_identification(redundant_5dof(), excitation_5dof(), duration=10.0, dt=0.02,
                                      sigma_q=1e-3, cad_error=0.1, seed=7)
-    path = save_filter_runs(result, "redundant_5dof_ekf")
+    # the shipped file, in the project's source tree: named and replaced explicitly
+    path = save_filter_runs(result, "redundant_5dof_ekf", directory=RUNS_DIR, overwrite=True)
     print(f"wrote {path}")
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from robidlib._io import write_text
 from robidlib.checks.tx40 import STORED_CUTOFFS, compute_reference
 
 OUT = Path(__file__).resolve().parents[1] / "robidlib" / "data" / "checks" / "tx40_reference.json"
@@ -24,8 +25,7 @@ OUT = Path(__file__).resolve().parents[1] / "robidlib" / "data" / "checks" / "tx
 
 def main() -> int:
     ref = compute_reference(STORED_CUTOFFS)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(ref, indent=1, allow_nan=False) + "\n", encoding="utf-8")
+    write_text(OUT, json.dumps(ref, indent=1, allow_nan=False) + "\n", overwrite=True)   # the shipped file
     print(f"wrote {OUT} (cut-offs {', '.join(ref['cutoffs'])} Hz)")
     return 0
 

@@ -3,10 +3,15 @@
 The modules are named after the chapter's topic, not its number, so that a new chapter
 never renames them: ``pendulum`` (chapter 1), ``base_parameters`` (2), ``least_squares`` (3),
 ``excitation`` (4), ``physical`` (5), ``adaline`` (6), ``hopfield`` (7), ``ekf`` (8), ``validation`` (9),
-``mixed_coordinates`` (10), ``tx40`` (11).
+``mixed_coordinates`` (10), ``tx40`` (11), ``closed_loop`` (12).
 
-Each check prints one line of feedback and returns ``True`` when the answer is right and
-``False`` otherwise, so a student can simply run it. Chapter 1's checks are also importable
+Each check prints one line of feedback and returns a verdict that is true when the answer
+is right and false otherwise (``robidlib.checks._report.Verdict``: a bool in ``if``,
+``assert`` and ``==``, shown as nothing under the check's line in a notebook), so a student
+can simply run it. An untouched stub says "not answered yet" with a hint. The checks compare
+answers with stored references (``robidlib/data/checks``), never with a reference solution in
+their code: the recipes of the references (``robidlib.checks.answers``) are instructor-only
+and not part of the student edition. Chapter 1's checks are also importable
 from ``robidlib.checks`` directly. The other chapters' modules are imported on first use
 (``from robidlib.checks import hopfield``), so a chapter does not import the others' libraries.
 """
@@ -23,6 +28,7 @@ from .pendulum import (
 __all__ = [
     "adaline",
     "base_parameters",
+    "closed_loop",
     "ekf",
     "excitation",
     "hopfield",
@@ -38,7 +44,7 @@ __all__ = [
     "check_excitation_design",
 ]
 
-_LAZY_MODULES = ("adaline", "base_parameters", "ekf", "excitation", "hopfield", "least_squares",
+_LAZY_MODULES = ("adaline", "base_parameters", "closed_loop", "ekf", "excitation", "hopfield", "least_squares",
                  "mixed_coordinates", "physical", "tx40", "validation")
 
 __getattr__, __dir__ = lazy_submodules(__name__, _LAZY_MODULES, globals())

@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._report import as_answer_array, call_answer, report, student_check
+from .._validate import as_array
+from ._report import as_answer_array, call_answer, data_number, report, stored_answers, student_check
 
 __all__ = [
     "check_stable_rate",
@@ -33,10 +34,7 @@ RATE_RTOL = 1e-3
 
 def _matrix(name: str, W: Any) -> np.ndarray:
     """Problem data ``W`` as a finite, non-zero 2-D float array, else ValueError (misuse)."""
-    try:
-        A = np.asarray(W, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 2-D array of numbers, got {type(W).__name__}") from None
+    A = as_array(name, W, finite=False)
     if A.ndim != 2 or A.size == 0:
         raise ValueError(f"{name} must be a non-empty 2-D array (rows = samples), got shape {A.shape}")
     if not np.all(np.isfinite(A)):
@@ -79,6 +77,9 @@ def check_stable_rate(W: Any, rate: Any) -> bool:
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         If ``W`` is not a finite, non-zero 2-D numeric array (a misuse of the check).
 
@@ -118,7 +119,7 @@ def check_delta_rule_epoch(func: Callable[..., Any]) -> bool:
     """Check one epoch of the delta (Widrow-Hoff, LMS) rule (chapter 6, exercise 2).
 
     Your ``func(w, W, d, gamma)`` is called on small random data and compared with the rule
-    of equation (eq-delta-rule) applied row after row, in the given order.
+    of equation (eq-delta-rule) applied row after row, in the given order (stored results).
 
     Parameters
     ----------
@@ -136,21 +137,10 @@ def check_delta_rule_epoch(func: Callable[..., Any]) -> bool:
     ✘ your function returned None: did you forget `return`?
     False
     """
-    rng = np.random.default_rng(20261201)
-    N, p = 12, 3
-    W = rng.normal(size=(N, p))
-    d = rng.normal(size=N)
-    w0 = rng.normal(size=p)
-    gamma = 0.05
-
-    expected = w0.copy()
-    for x, dk in zip(W, d):
-        expected = expected + gamma * (dk - x @ expected) * x
-    batch = w0 + gamma * W.T @ (d - W @ w0)
-    batch_mean = w0 + gamma * W.T @ (d - W @ w0) / N
-    wrong_sign = w0.copy()
-    for x, dk in zip(W, d):
-        wrong_sign = wrong_sign - gamma * (dk - x @ wrong_sign) * x
+    ref = stored_answers("adaline")["delta_rule_epoch"]
+    W, d, w0, expected = (np.array(ref[k]) for k in ("W", "d", "w0", "expected"))
+    gamma, p = ref["gamma"], W.shape[1]
+    batch, batch_mean, wrong_sign = (np.array(ref["slips"][k]) for k in ("batch", "batch_mean", "wrong_sign"))
 
     w_arg = w0.copy()
     ok, out = call_answer(func, w_arg, W.copy(), d.copy(), gamma)
@@ -202,6 +192,9 @@ def check_epoch_prediction(W: Any, epochs: Any, tol: float = 1e-6) -> bool:
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         If ``W`` is malformed or rank deficient, or ``tol`` is not in ]0, 1[ (misuse).
 
@@ -217,10 +210,7 @@ def check_epoch_prediction(W: Any, epochs: Any, tol: float = 1e-6) -> bool:
     False
     """
     A = _matrix("W", W)
-    try:
-        t = float(tol)
-    except (TypeError, ValueError):
-        raise ValueError(f"tol must be a number in ]0, 1[, got {tol!r}") from None
+    t = data_number("tol", tol)
     if not 0.0 < t < 1.0:
         raise ValueError(f"tol must be in ]0, 1[, got {t}")
     ok, k_student = _scalar_answer(epochs, "epochs")
@@ -293,6 +283,9 @@ def check_early_stopping(epochs: Any, W: Any, y: Any, w0: Any, truth: Any, rate:
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         On malformed or mismatched problem data or a ``rate`` outside ]0, 1[ (misuse).
 
@@ -306,15 +299,14 @@ def check_early_stopping(epochs: Any, W: Any, y: Any, w0: Any, truth: Any, rate:
     """
     A = _matrix("W", W)
     N, p = A.shape
-    yy = np.asarray(y, dtype=float)
-    prior = np.asarray(w0, dtype=float)
-    th = np.asarray(truth, dtype=float)
+    yy, prior, th = (as_array(k, v, ndim=1) for k, v in (("y", y), ("w0", w0), ("truth", truth)))
     if yy.shape != (N,) or prior.shape != (p,) or th.shape != (p,):
-        raise ValueError(f"y must have shape ({N},), w0 and truth shape ({p},); got {yy.shape}, "
-                         f"{prior.shape}, {th.shape}")
-    if not (np.all(np.isfinite(yy)) and np.all(np.isfinite(prior)) and np.all(np.isfinite(th))) or not np.any(th):
-        raise ValueError("y, w0 and truth must be finite and truth not all zero")
-    if not 0.0 < float(rate) < 1.0:
+        raise ValueError(f"y must have shape ({N},) (the rows of W), w0 and truth shape ({p},) (the columns of W); "
+                         f"got {yy.shape}, {prior.shape}, {th.shape}")
+    if not np.any(th):
+        raise ValueError("truth must not be all zero (the error is relative to it)")
+    rate = data_number("rate", rate)
+    if not 0.0 < rate < 1.0:
         raise ValueError(f"rate must be in ]0, 1[, got {rate!r}")
     ok, k = _scalar_answer(epochs, "epochs")
     if not ok:

@@ -15,9 +15,16 @@ import sympy as sp
 
 from ..base import base_parameters, random_states
 from ..regressor import regressor
-from ._report import as_answer_array, report as _report, student_check
+from ._parse import AnswerError, read_linear
+from ._report import Unanswered, as_answer_array, report as _report, student_check
 
 __all__ = ["check_base_parameters", "check_null_direction", "check_tolerance", "check_svd_qr_map"]
+
+
+def _shown(item: Any, limit: int = 60) -> str:
+    """A short repr of an answer entry (a long one is cut)."""
+    r = repr(item)
+    return r if len(r) <= limit else r[:limit] + "...'"
 
 
 def _robot(robot: Any) -> None:
@@ -40,6 +47,8 @@ def check_base_parameters(robot: Any, answer: Sequence[str | sp.Expr]) -> bool:
     answer : sequence of str or sympy expressions
         One linear combination per base parameter, written with the robot's parameter names
         (``robot.param_names``) and numeric coefficients, such as ``"Izz1 + 0.09*m3"``.
+        Strings are read with a restricted grammar (names, numbers, ``+ - * / **`` and
+        parentheses; :mod:`robidlib.checks._parse`), never evaluated as Python.
 
     Returns
     -------
@@ -65,24 +74,38 @@ def check_base_parameters(robot: Any, answer: Sequence[str | sp.Expr]) -> bool:
                               f"got {type(answer).__name__}")
     names = list(robot.param_names)
     symbols = {n: sp.Symbol(n) for n in names}
+    if len(answer) > 10 * len(names):
+        return _report(False, f"you gave {len(answer)} entries; this robot has {len(names)} standard parameters")
     rows = []
     for item in answer:
-        try:
-            expr = sp.sympify(item, locals=symbols) if isinstance(item, str) else sp.sympify(item)
-        except (sp.SympifyError, SyntaxError, TypeError, AttributeError) as exc:
-            return _report(False, f"cannot read {item!r} as an expression ({type(exc).__name__}); "
-                                  "write e.g. 'm1 + 2*m2'")
-        unknown = sorted(str(s) for s in expr.free_symbols if str(s) not in symbols)
-        if unknown:
-            return _report(False, f"{item!r} uses unknown names {unknown}; use {names[:3]}...")
-        if not expr.is_polynomial(*symbols.values()) or sp.Poly(expr, *symbols.values()).total_degree() > 1:
-            return _report(False, f"{item!r} is not a linear combination of standard parameters")
-        try:
-            row = [float(expr.coeff(symbols[n])) for n in names]
-        except TypeError:
-            return _report(False, f"{item!r} has a coefficient that is not a real number")
-        if sp.simplify(expr - sum(c * symbols[n] for c, n in zip(row, names))) != 0:
-            return _report(False, f"{item!r} has a constant term; base parameters are linear combinations")
+        shown = _shown(item)
+        if isinstance(item, str):
+            try:                                 # a restricted grammar: an answer string never runs code
+                coef, const = read_linear(item, names)
+            except AnswerError as exc:
+                if exc.kind == "unknown":
+                    return _report(False, f"{shown} uses unknown names {list(exc.names)}; use {names[:3]}...")
+                if exc.kind == "nonlinear":
+                    return _report(False, f"{shown} is not a linear combination of standard parameters ({exc})")
+                return _report(False, f"cannot read {shown} as a linear combination of the parameter names: "
+                                      f"{exc}; write e.g. 'm1 + 2*m2'")
+            row = [coef.get(n, 0.0) for n in names]
+        elif isinstance(item, sp.Expr):          # a sympy expression the student built
+            unknown = sorted(str(s_) for s_ in item.free_symbols if str(s_) not in symbols)
+            if unknown:
+                return _report(False, f"{shown} uses unknown names {unknown}; use {names[:3]}...")
+            if not item.is_polynomial(*symbols.values()) or sp.Poly(item, *symbols.values()).total_degree() > 1:
+                return _report(False, f"{shown} is not a linear combination of standard parameters")
+            try:
+                row = [float(item.coeff(symbols[n])) for n in names]
+                const = float(item.subs({v: 0 for v in symbols.values()}))
+            except TypeError:
+                return _report(False, f"{shown} has a coefficient that is not a real number")
+        else:
+            return _report(False, f"each entry must be a string such as 'm1 + 2*m2' (or a sympy expression), "
+                                  f"got {type(item).__name__} {shown}")
+        if const != 0:
+            return _report(False, f"{shown} has a constant term; base parameters are linear combinations")
         rows.append(row)
     bp = base_parameters(robot, method="svd", rng=0)
     C = np.array(rows, dtype=float).reshape(len(rows), len(names))
@@ -127,7 +150,7 @@ def check_null_direction(robot: Any, d: Any) -> bool:
     >>> import numpy as np
     >>> from robidlib.models import planar_2r
     >>> check_null_direction(planar_2r(), np.zeros(20))
-    ✘ d is zero: a null-space direction must change some parameter
+    ✘ not answered yet: d is zero, as in the stub (a null-space direction changes some parameter). Set the entries of the parameter change so that no torque changes.
     False
     """
     _robot(robot)
@@ -136,7 +159,7 @@ def check_null_direction(robot: Any, d: Any) -> bool:
     if not ok:
         return _report(False, d + " (one entry per standard parameter)")
     if np.abs(d).max() == 0:
-        return _report(False, "d is zero: a null-space direction must change some parameter")
+        raise Unanswered("d is zero, as in the stub (a null-space direction changes some parameter)")
     q, qd, qdd = random_states(robot, 50, rng=12345)
     Y = regressor(robot, q, qd, qdd)
     dtau = Y @ d

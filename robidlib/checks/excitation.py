@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._report import as_answer_array, call_answer, report, student_check
+from ._report import as_answer_array, call_answer, report, stored_answers, student_check
 
 __all__ = ["check_map_estimate", "check_gcv", "check_telescope_inertia"]
 
@@ -20,27 +20,6 @@ def _callable(func: Any, what: str) -> bool:
     if callable(func):
         return True
     return report(False, f"pass your function itself, {what}; got {type(func).__name__} {func!r}")
-
-
-def _ridge(W: np.ndarray, y: np.ndarray, mu: float, prior: np.ndarray) -> np.ndarray:
-    """Reference ridge estimate from the SVD filter factors (independent of the student's route)."""
-    U, s, Vt = np.linalg.svd(W, full_matrices=False)
-    r = U.T @ (y - W @ prior)
-    return prior + Vt.T @ (s / (s**2 + mu) * r)
-
-
-def _problem(rng: np.random.Generator, m: int, p: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A regressor with columns of very different scales (mixed units), data and a prior."""
-    W = rng.standard_normal((m, p)) * np.logspace(-2, 2, p)
-    b = rng.uniform(0.5, 2.0, p) / np.logspace(-2, 2, p)
-    y = W @ b + 0.1 * rng.standard_normal(m)
-    return W, y, b * (1 + 0.2 * rng.uniform(-1, 1, p))
-
-
-def _map(W: np.ndarray, y: np.ndarray, sigma: float, prior: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """Reference MAP estimate: least squares on the stacked, whitened data and prior rows."""
-    A = np.vstack([W / sigma, np.diag(1 / p)])
-    return np.linalg.lstsq(A, np.r_[y / sigma, prior / p], rcond=None)[0]
 
 
 @student_check("Substitute beta = P z with P = diag(prior_std): that is ridge on the columns W P "
@@ -71,13 +50,13 @@ def check_map_estimate(func: Callable[..., Any]) -> bool:
     """
     if not _callable(func, "e.g. check_map_estimate(map_estimate)"):
         return False
-    rng = np.random.default_rng(20261206)
     rtol = 1e-6
     close = lambda a, b: np.allclose(a, b, rtol=rtol, atol=1e-12)  # noqa: E731
-    for m, p, sigma in ((40, 4, 0.1), (90, 6, 2.0)):
-        W, y, prior = _problem(rng, m, p)
-        pstd = 0.3 * np.abs(prior) + 1e-3
-        expected = _map(W, y, sigma, prior, pstd)
+    ref = stored_answers("excitation")["map_estimate"]
+    for case in ref["cases"]:
+        W, y, prior, pstd, expected = (np.array(case[k]) for k in ("W", "y", "prior", "prior_std", "expected"))
+        sigma, slips = case["sigma"], {k: np.array(v) for k, v in case["slips"].items()}
+        m, p = W.shape
         ok, out = call_answer(func, W.copy(), y.copy(), sigma, prior.copy(), pstd.copy())
         if not ok:
             return report(False, out)
@@ -86,19 +65,19 @@ def check_map_estimate(func: Callable[..., Any]) -> bool:
             return report(False, got)
         if close(got, expected):
             continue
-        if close(got, _map(W, y, 1.0, prior, pstd)):
+        if close(got, slips["no_sigma"]):
             return report(False, "the noise level is missing: the data term is ||W b - y||^2 / sigma^2")
-        if close(got, _map(W, y, sigma, prior, 1 / pstd)):
+        if close(got, slips["inverse_std"]):
             return report(False, "the prior term divides by prior_std^2: a large spread means a weak prior")
-        if close(got, _map(W, y, sigma, prior, np.sqrt(pstd))):
+        if close(got, slips["sqrt_std"]):
             return report(False, "prior_std is a standard deviation: the penalty uses its square")
         return report(False, f"wrong estimate on a {m}x{p} problem with sigma = {sigma:g}")
-    W, y, prior = _problem(rng, 50, 5)
-    pstd = 0.3 * np.abs(prior) + 1e-3
+    W, y, prior, pstd = (np.array(ref["units"][k]) for k in ("W", "y", "prior", "prior_std"))
+    sigma = ref["units"]["sigma"]
     c = np.ones(5)
     c[0] = 1e-3                     # parameter 0 in a unit 1000 times smaller: values x 1000
     answers = []
-    for args in ((W, y, 0.5, prior, pstd), (W * c, y, 0.5, prior / c, pstd / c)):
+    for args in ((W, y, sigma, prior, pstd), (W * c, y, sigma, prior / c, pstd / c)):
         ok, out = call_answer(func, *(a.copy() if isinstance(a, np.ndarray) else a for a in args))
         if ok:
             ok, out = as_answer_array(out, "the estimate", shape=(5,))
@@ -137,36 +116,27 @@ def check_gcv(func: Callable[..., Any]) -> bool:
     """
     if not _callable(func, "e.g. check_gcv(gcv)"):
         return False
-    rng = np.random.default_rng(20261207)
-    for m, p in ((30, 4), (80, 7)):
-        W, y, prior = _problem(rng, m, p)
-        s = np.linalg.svd(W, compute_uv=False)
-        for mu in (1e-2, 1.0, 1e2):
-            b = _ridge(W, y, mu, prior)
-            rss = float(np.sum((y - W @ b) ** 2))
-            df = float(np.sum(s**2 / (s**2 + mu)))
-            expected = (rss / m) / (1 - df / m) ** 2
-            ok, out = call_answer(func, W.copy(), y.copy(), mu, prior.copy())
-            if not ok:
-                return report(False, out)
-            ok, got = as_answer_array(out, "GCV", shape=())
-            if not ok:
-                return report(False, got)
-            got = float(got)
-            if np.isclose(got, expected, rtol=1e-6):
-                continue
-            if np.isclose(got, (rss / m) / (1 - p / m) ** 2, rtol=1e-6):
-                return report(False, "df is not p: use the effective number of parameters sum s^2 / (s^2 + mu)")
-            if np.isclose(got, (rss / m) / (1 - df / m), rtol=1e-6):
-                return report(False, "square the denominator: (1 - df / m)^2")
-            if np.isclose(got, rss / (1 - df / m) ** 2, rtol=1e-6):
-                return report(False, "divide the residual sum of squares by the number of rows m")
-            return report(False, f"wrong GCV on a {m}x{p} problem at mu = {mu:g}")
+    for case in stored_answers("excitation")["gcv"]:
+        W, y, prior = (np.array(case[k]) for k in ("W", "y", "prior"))
+        mu, expected, slips = case["mu"], case["expected"], case["slips"]
+        m, p = W.shape
+        ok, out = call_answer(func, W.copy(), y.copy(), mu, prior.copy())
+        if not ok:
+            return report(False, out)
+        ok, got = as_answer_array(out, "GCV", shape=())
+        if not ok:
+            return report(False, got)
+        got = float(got)
+        if np.isclose(got, expected, rtol=1e-6):
+            continue
+        if np.isclose(got, slips["df_p"], rtol=1e-6):
+            return report(False, "df is not p: use the effective number of parameters sum s^2 / (s^2 + mu)")
+        if np.isclose(got, slips["unsquared"], rtol=1e-6):
+            return report(False, "square the denominator: (1 - df / m)^2")
+        if np.isclose(got, slips["no_m"], rtol=1e-6):
+            return report(False, "divide the residual sum of squares by the number of rows m")
+        return report(False, f"wrong GCV on a {m}x{p} problem at mu = {mu:g}")
     return report(True, "GCV is right for every mu tried")
-
-
-def _pose(q5: float) -> np.ndarray:
-    return np.array([0.25, 0.0, 0.3, 0.5, q5])
 
 
 @student_check("Build the pose q = [0.25, 0, 0.3, 0.5, q5], compute the mass matrix of "
@@ -195,13 +165,9 @@ def check_telescope_inertia(func: Callable[[float], Any]) -> bool:
     """
     if not _callable(func, "e.g. check_telescope_inertia(elbow_inertia)"):
         return False
-    from ..dynamics import mass_matrix
-    from ..models import redundant_5dof
-
-    robot = redundant_5dof()
-    q5s = np.linspace(0.0, 0.2, 5)
-    M = [mass_matrix(robot, _pose(q5)) for q5 in q5s]
-    for q5, Mq in zip(q5s, M):
+    ref = stored_answers("excitation")["telescope_inertia"]
+    q5s, diagonals = ref["q5"], np.array(ref["diagonal"])
+    for q5, diag in zip(q5s, diagonals):
         ok, out = call_answer(func, float(q5))
         if not ok:
             return report(False, out)
@@ -211,12 +177,11 @@ def check_telescope_inertia(func: Callable[[float], Any]) -> bool:
         if not ok:
             return report(False, got)
         got = float(got)
-        if np.isclose(got, Mq[3, 3], rtol=1e-6):
+        if np.isclose(got, diag[3], rtol=1e-6):
             continue
-        diag = np.diag(Mq)
         hit = [k for k in range(5) if np.isclose(got, diag[k], rtol=1e-6)]
         if hit:
             return report(False, f"that is the entry of joint {hit[0] + 1}; the elbow is joint 4, index 3")
         return report(False, f"wrong value at q5 = {q5:g} m: use the pose [0.25, 0, 0.3, 0.5, q5]")
-    growth = M[-1][3, 3] / M[0][3, 3]
+    growth = diagonals[-1, 3] / diagonals[0, 3]
     return report(True, f"right: over the stroke the elbow's inertia grows by a factor {growth:.2f}")

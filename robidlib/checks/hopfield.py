@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ._report import as_answer_array, report, student_check
+from .._validate import as_array
+from ._report import as_answer_array, data_number, report, student_check
 
 __all__ = [
     "check_hopfield_connections",
@@ -26,15 +27,10 @@ __all__ = [
 
 
 def _data(name: str, x: Any, ndim: int) -> np.ndarray:
-    """Problem data as a finite float array with ``ndim`` dimensions, else ValueError (misuse)."""
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a {ndim}-D array of numbers, got {type(x).__name__}") from None
+    """Problem data as a finite float array with ``ndim`` dimensions, else ValueError/TypeError (misuse)."""
+    a = as_array(name, x)
     if a.ndim != ndim or a.size == 0:
         raise ValueError(f"{name} must be a non-empty {ndim}-D array, got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must contain finite numbers only (no NaN or inf)")
     return a
 
 
@@ -47,14 +43,8 @@ def _problem(Phi: Any, tau: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _number(name: str, x: Any) -> float:
-    """A problem parameter (not an answer) as a finite float, else ValueError."""
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a real number, got {type(x).__name__}") from None
-    if not math.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {v}")
-    return v
+    """A problem parameter (not an answer) as a finite float, else ValueError/TypeError."""
+    return data_number(name, x)
 
 
 #: relative tolerance of W and I: float32 arithmetic (about 1e-7) passes with a wide margin.
@@ -86,6 +76,9 @@ def check_hopfield_connections(W: Any, I: Any, Phi: Any, tau: Any) -> bool:
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         If ``Phi`` or ``tau`` is not a finite numeric array, or they do not match (misuse).
 
@@ -156,6 +149,9 @@ def check_slowest_time_constant(value: Any, Phi: Any, alpha: Any, beta: Any) -> 
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         On malformed problem data, ``alpha <= 0``, ``beta <= 0`` or a rank-deficient
         ``Phi`` (misuse).
@@ -222,6 +218,9 @@ def check_tracking(t: Any, S: Any, t_change: Any, theta_after: Any, settle: Any 
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         On malformed problem data (``t_change``, ``theta_after``, ``settle``, ``tol``).
 
@@ -296,6 +295,9 @@ def check_window_design(beta: Any, window: Any, Phi: Any, tau: Any, t: Any, alph
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         On malformed problem data (a misuse of the check).
 
@@ -307,6 +309,15 @@ def check_window_design(beta: Any, window: Any, Phi: Any, tau: Any, t: Any, alph
     """
     from ..estimation.hopfield import HopfieldEstimator
 
+    P = as_array("Phi", Phi, ndim=3)                 # the problem first: a misuse raises, whatever the answer
+    tau = as_array("tau", tau, ndim=2)
+    t = as_array("t", t, ndim=1)
+    th = _data("theta_after", theta_after, 1)
+    if th.shape != (P.shape[2],):
+        raise ValueError(f"theta_after must have shape ({P.shape[2]},) (one value per column of Phi), got {th.shape}")
+    alpha = as_array("alpha", alpha)
+    for name, v in (("t_change", t_change), ("settle", settle), ("tol", tol)):
+        _number(name, v)
     ok, b = as_answer_array(beta, "beta", shape=())
     if not ok:
         return report(False, b)
@@ -318,7 +329,6 @@ def check_window_design(beta: Any, window: Any, Phi: Any, tau: Any, t: Any, alph
         return report(False, f"beta must be > 0, got {b:g}")
     if m < 1 or m != math.floor(m):
         return report(False, f"window must be a whole number of samples >= 1, got {m:g}")
-    P = np.asarray(Phi, dtype=float)
     net = HopfieldEstimator(alpha, b, check=False)
     try:
         net.run_online(P, tau, t, window=int(m))

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._report import as_answer_array, call_answer, report, student_check
+from ._report import as_answer_array, call_answer, data_number, report, stored_answers, student_check
 
 __all__ = ["check_augmented_qr", "check_rel_std", "check_joint_sigmas", "check_experiment_duration"]
 
@@ -21,14 +21,6 @@ def _callable(func: Any, what: str) -> bool:
     if callable(func):
         return True
     return report(False, f"pass your function itself, {what}; got {type(func).__name__} {func!r}")
-
-
-def _problem(rng: np.random.Generator, m: int, p: int, cond: float, noise: float) -> tuple[np.ndarray, np.ndarray]:
-    """``W`` (m x p) with singular values from 1 down to ``1/cond`` and ``y = W 1 + noise``."""
-    U, _ = np.linalg.qr(rng.standard_normal((m, p)))
-    V, _ = np.linalg.qr(rng.standard_normal((p, p)))
-    W = (U * np.logspace(0, -np.log10(cond), p)) @ V.T
-    return W, W @ np.ones(p) + noise * rng.standard_normal(m)
 
 
 @student_check("Build [W y], take its R factor with scipy.linalg.qr(..., mode='r') and solve "
@@ -63,14 +55,10 @@ def check_augmented_qr(func: Callable[[np.ndarray, np.ndarray], tuple]) -> bool:
     """
     if not _callable(func, "e.g. check_augmented_qr(solve_augmented)"):
         return False
-    rng = np.random.default_rng(20261203)
-    for label, (m, p, cond, noise, tol) in {
-        "a well-conditioned problem": (40, 4, 10.0, 0.1, 1e-10),
-        "cond(W) = 1e7": (120, 6, 1e7, 1e-6, 1e-6),
-    }.items():
-        W, y = _problem(rng, m, p, cond, noise)
-        b_ref, *_ = np.linalg.lstsq(W, y, rcond=None)
-        r_ref = np.linalg.norm(y - W @ b_ref)
+    for case in stored_answers("least_squares")["augmented_qr"]:
+        label, cond, tol, r_ref = case["label"], case["cond"], case["tol"], case["rnorm"]
+        W, y, b_ref = np.array(case["W"]), np.array(case["y"]), np.array(case["b"])
+        p = W.shape[1]
         ok, out = call_answer(func, W.copy(), y.copy())
         if not ok:
             return report(False, out)
@@ -120,18 +108,11 @@ def check_rel_std(func: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> bool:
     """
     if not _callable(func, "e.g. check_rel_std(rel_std)"):
         return False
-    rng = np.random.default_rng(20261204)
     rtol = 1e-4
-    for m, p in ((12, 3), (60, 5)):
-        W = rng.standard_normal((m, p)) * np.logspace(0, 1, p)
-        b_true = rng.uniform(0.5, 2.0, p)
-        y = W @ b_true + 0.3 * rng.standard_normal(m)
-        b, *_ = np.linalg.lstsq(W, y, rcond=None)
-        res = y - W @ b
-        dof = m - p
-        _, s, Vt = np.linalg.svd(W, full_matrices=False)
-        var = (res @ res) / dof * np.sum((Vt.T / s) ** 2, axis=1)
-        expected = 100 * np.sqrt(var) / np.abs(b)
+    for case in stored_answers("least_squares")["rel_std"]:
+        W, y, expected = np.array(case["W"]), np.array(case["y"]), np.array(case["expected"])
+        slips = {k: np.array(v) for k, v in case["slips"].items()}
+        m, p = W.shape
         ok, out = call_answer(func, W.copy(), y.copy())
         if not ok:
             return report(False, out)
@@ -139,11 +120,11 @@ def check_rel_std(func: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> bool:
         if not ok:
             return report(False, got)
         close = lambda a, b_: np.allclose(a, b_, rtol=rtol, atol=0.0)  # noqa: E731
-        if close(got, expected / 100):
+        if close(got, slips["fraction"]):
             return report(False, "multiply by 100: %sigma is in percent")
-        if close(got, expected * np.sqrt(dof / m)):
+        if close(got, slips["rows"]):
             return report(False, "divide the residual sum of squares by Nn - r (rows minus parameters), not by the rows")
-        if close(got, 100 * var / np.abs(b)):
+        if close(got, slips["variance"]):
             return report(False, "take the square root of the variance before dividing by |b|")
         if not close(got, expected):
             return report(False, f"expected {np.round(expected, 4)} on a {m}x{p} problem, got {np.round(got, 4)}")
@@ -178,15 +159,10 @@ def check_joint_sigmas(func: Callable[[np.ndarray, np.ndarray, int], np.ndarray]
     """
     if not _callable(func, "e.g. check_joint_sigmas(joint_sigmas)"):
         return False
-    rng = np.random.default_rng(20261205)
     rtol = 1e-4
-    for n, N, p, sig in ((2, 40, 5, (1.0, 0.1)), (3, 30, 4, (0.2, 2.0, 0.5))):
-        W = rng.standard_normal((N * n, p))
-        y = W @ rng.uniform(-1, 1, p) + np.tile(sig, N) * rng.standard_normal(N * n)
-        b, *_ = np.linalg.lstsq(W, y, rcond=None)
-        res = (y - W @ b).reshape(N, n)
-        ss = np.sum(res**2, axis=0)
-        expected = np.sqrt(ss / (N - p))
+    for case in stored_answers("least_squares")["joint_sigmas"]:
+        W, y, n, expected = np.array(case["W"]), np.array(case["y"]), int(case["n"]), np.array(case["expected"])
+        slips = {k: np.array(v) for k, v in case["slips"].items()}
         ok, out = call_answer(func, W.copy(), y.copy(), n)
         if not ok:
             return report(False, out)
@@ -194,9 +170,9 @@ def check_joint_sigmas(func: Callable[[np.ndarray, np.ndarray, int], np.ndarray]
         if not ok:
             return report(False, got)
         close = lambda a, b_: np.allclose(a, b_, rtol=rtol, atol=0.0)  # noqa: E731
-        if close(got, expected**2):
+        if close(got, slips["variance"]):
             return report(False, "return standard deviations (the square root of the variances)")
-        if close(got, np.sqrt(ss / N)) or close(got, np.sqrt(ss / (N - 1))):
+        if close(got, slips["rows"]) or close(got, slips["rows_minus_one"]):
             return report(False, "divide by N - r (rows of the joint minus number of parameters)")
         if close(np.sort(got), np.sort(expected)) and not close(got, expected):
             return report(False, "the joints are mixed up: joint j owns the rows j, j + n, j + 2n, ... (y[j::n])")
@@ -230,6 +206,9 @@ def check_experiment_duration(duration: Any, lam_rich: float, lam_poor: float, t
 
     Raises
     ------
+    TypeError
+        A value of the wrong type (text, a bool, complex numbers) where the chapter's data or
+        numbers are meant (a misuse of the check; a wrong *answer* is reported, not raised).
     ValueError
         If ``lam_rich``, ``lam_poor`` or ``t_rich`` is not a positive finite number (a misuse
         of the check, not a wrong answer).
@@ -242,13 +221,7 @@ def check_experiment_duration(duration: Any, lam_rich: float, lam_poor: float, t
     """
     given = {}
     for name, v in (("lam_rich", lam_rich), ("lam_poor", lam_poor), ("t_rich", t_rich)):
-        try:
-            x = float(v)
-        except (TypeError, ValueError):
-            raise ValueError(f"{name} must be a positive number, got {v!r}") from None
-        if not np.isfinite(x) or x <= 0:
-            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
-        given[name] = x
+        given[name] = data_number(name, v, positive=True)
     ok, d = as_answer_array(duration, "duration", shape=())
     if not ok:
         return report(False, d)

@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from ..models.pendulum import Pendulum
-from ._report import as_answer_array, call_answer, report as _report, student_check
+from ._report import as_answer_array, call_answer, report as _report, stored_answers, student_check
 
 __all__ = [
     "check_coulomb_regressor",
@@ -31,7 +31,8 @@ def check_coulomb_regressor(func: Callable[[np.ndarray, np.ndarray, np.ndarray],
 
     The answer is called on 25 random states; each of its four columns is compared with the
     column the exercise asks for (parameters ``[I + m l^2, m g l, b, fc]``, in that order),
-    to a relative precision of ``1e-6`` (so ``float32`` results pass).
+    stored with the states (:func:`~robidlib.checks._report.stored_answers`), to a relative
+    precision of ``1e-6`` (so ``float32`` results pass).
 
     Parameters
     ----------
@@ -51,22 +52,22 @@ def check_coulomb_regressor(func: Callable[[np.ndarray, np.ndarray, np.ndarray],
     ✘ the regressor must have shape (25, 4), got (25, 3) (one row per sample, one column per parameter)
     False
     """
-    rng = np.random.default_rng(20261130)
-    q, qd, qdd = rng.uniform(-2.0, 2.0, size=(3, 25))
-    expected = np.column_stack([qdd, np.sin(q), qd, np.sign(qd)])
+    ref = stored_answers("pendulum")["coulomb_regressor"]
+    q, qd, qdd = (np.array(ref[k]) for k in ("q", "qd", "qdd"))
+    expected = np.array(ref["columns"]).T
     ok, got = call_answer(func, q, qd, qdd)
     if not ok:
         return _report(False, got)
     ok, arr = as_answer_array(got, "the regressor", shape=(q.size, 4))
     if not ok:
         return _report(False, arr + " (one row per sample, one column per parameter)")
-    names = ["qdd", "sin q", "qd", "sign(qd)"]
+    names = ref["names"]
     for j, name in enumerate(names):
         if not np.allclose(arr[:, j], expected[:, j], rtol=1e-6, atol=1e-6):
             found = [k for k in range(4) if np.allclose(arr[:, j], expected[:, k], rtol=1e-6, atol=1e-6)]
             where = f" (it holds {names[found[0]]}: check the order)" if found else ""
             return _report(False, f"column {j} should be {name}{where}")
-    return _report(True, "the regressor [qdd, sin q, qd, sign(qd)] is right")
+    return _report(True, f"the regressor [{', '.join(names)}] is right")
 
 
 def _pendulum_tuple(p: Any, which: str) -> tuple[bool, Any]:

@@ -12,8 +12,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from .._validate import as_array
 from ..params import CONSISTENCY_CONDITIONS, consistency_report, link_params, pseudo_inertia
-from ._report import as_answer_array, call_answer, report as _report, student_check
+from ._report import as_answer_array, call_answer, report as _report, stored_answers, student_check
 
 __all__ = [
     "check_pseudo_inertia",
@@ -43,20 +44,6 @@ def _min_rel_eig(params: np.ndarray, n: int) -> np.ndarray:
     return lam[:, 0] / np.where(top > 0, top, 1.0)
 
 
-def _test_links() -> list[np.ndarray]:
-    """Ten-parameter sets the pseudo-inertia check tries: bodies, a point mass, impossible sets."""
-    rng = np.random.default_rng(20260519)
-    links = [link_params(2.0, [0.5, 0.0, 0.0], np.zeros(6))]  # a point mass
-    for _ in range(4):
-        m = rng.uniform(0.5, 5.0)
-        c = rng.uniform(-0.3, 0.3, 3)
-        d = rng.uniform(0.01, 0.1, 3)
-        links.append(link_params(m, c, [d[1] + d[2], d[0] + d[2], d[0] + d[1], 0.0, 0.0, 0.0]))
-    links.append(rng.uniform(-1.0, 1.0, 10))  # any ten numbers: J is defined for them too
-    links.append(link_params(1.0, [0.1, 0.0, 0.0], [0.01, 0.01, 0.05, 0.0, 0.0, 0.0]))  # triangle fails
-    return links
-
-
 @student_check("Write the body of my_pseudo_inertia so that it returns the 4 x 4 matrix J.")
 def check_pseudo_inertia(func: Callable[[np.ndarray], Any]) -> bool:
     """Check a function that builds the pseudo-inertia matrix ``J`` of one link (exercise 1).
@@ -65,7 +52,7 @@ def check_pseudo_inertia(func: Callable[[np.ndarray], Any]) -> bool:
     Ixz, Iyz]`` of one link (inertia about the link-frame origin) and must return the
     symmetric 4 x 4 matrix ``[[Theta, h], [h^T, m]]`` with ``Theta = tr(I)/2 E - I``. It is
     tried on a point mass, on four random bodies, on ten random numbers and on a set that
-    breaks the triangle inequality, and compared entrywise to a relative precision of
+    breaks the triangle inequality, and compared entrywise with the stored references to a relative precision of
     ``1e-6`` of the largest entry (so ``float32`` results pass).
 
     Parameters
@@ -85,16 +72,14 @@ def check_pseudo_inertia(func: Callable[[np.ndarray], Any]) -> bool:
     ✘ wrong J for a point mass of 2 kg at (0.5, 0, 0): largest error 1 in entry (0, 3) (row and column 0-3)
     False
     """
-    labels = ["a point mass of 2 kg at (0.5, 0, 0)"] + [f"random body {k}" for k in range(1, 5)] + [
-        "ten random numbers", "a set that breaks the triangle inequality"]
-    for label, pi in zip(labels, _test_links()):
+    for case in stored_answers("physical")["pseudo_inertia"]:
+        label, pi, ref = case["label"], np.array(case["params"]), np.array(case["J"])
         ok, got = call_answer(func, pi.copy())
         if not ok:
             return _report(False, got)
         ok, J = as_answer_array(got, "J", shape=(4, 4))
         if not ok:
             return _report(False, J)
-        ref = pseudo_inertia(pi)
         err = np.abs(J - ref)
         k = np.unravel_index(np.argmax(err), err.shape)
         if err[k] > 1e-6 * np.abs(ref).max():
@@ -244,10 +229,10 @@ def check_mass_bound(
     Raises
     ------
     TypeError
-        If ``robot`` is not a ``SerialRobot``.
+        If ``robot`` is not a ``SerialRobot``, or ``W``, ``y`` or ``bounds`` are not numbers.
     ValueError
-        If ``link`` or ``bounds`` are not valid (a misuse of the check), or the bounded
-        problem itself is infeasible.
+        If ``W``, ``y``, ``link`` or ``bounds`` are not valid (a misuse of the check), or the
+        bounded problem itself is infeasible.
 
     Examples
     --------
@@ -271,16 +256,20 @@ def check_mass_bound(
     n = robot.n
     if isinstance(link, (bool, np.bool_)) or not isinstance(link, (int, np.integer)) or not 1 <= link <= n:
         raise ValueError(f"link must be an integer from 1 to {n}, got {link!r}")
-    lo, hi = (float(b) for b in np.asarray(bounds, dtype=float).reshape(2))
+    lo, hi = (float(b) for b in as_array("bounds", bounds, shape=(2,)))
     if not lo <= hi:
         raise ValueError(f"bounds must be (lower, upper) with lower <= upper, got {bounds!r}")
-    W = np.asarray(W, dtype=float)
-    y = np.asarray(y, dtype=float)
+    W = as_array("W", W, ndim=2)
+    if W.size == 0:
+        raise ValueError(f"W must have rows and columns, got shape {W.shape}")
+    y = as_array("y", y, ndim=1)
+    if y.shape != (W.shape[0],):
+        raise ValueError(f"y must have shape ({W.shape[0]},) (one per row of W), got {y.shape}")
+    if W.shape[1] != 12 * n:
+        raise ValueError(f"W must have the {12 * n} columns of the inertial and friction parameters, got {W.shape[1]}")
     ok, x = as_answer_array(params, "params", shape=(W.shape[1],))
     if not ok:
         return _report(False, x)
-    if W.shape[1] != 12 * n:
-        raise ValueError(f"W must have the {12 * n} columns of the inertial and friction parameters, got {W.shape[1]}")
     eig = _min_rel_eig(x, n)
     bad = np.flatnonzero(eig < -_J_TOL)
     if bad.size:
@@ -342,35 +331,55 @@ def check_prior_and_lmi(
     Raises
     ------
     TypeError
-        If ``robot`` is not a ``SerialRobot``.
+        If ``robot`` is not a ``SerialRobot``, ``bp`` not a ``BaseParameters`` or
+        ``problems`` not a sequence of ``(W, y)`` pairs of numbers.
     ValueError
-        If ``problems`` is empty, or the vectors do not have ``bp.rank`` finite entries
+        If ``bp`` is not of the robot with friction, ``problems`` is empty or its ``W`` do not
+        have ``bp``'s columns, or the vectors do not have ``bp.rank`` finite entries
         (``prior_std`` > 0): misuses of the check.
     """
     from ..estimation import ridge
 
+    from ..base import BaseParameters
+
     _robot(robot)
     n = robot.n
+    if not isinstance(bp, BaseParameters):
+        raise TypeError(f"bp must be a BaseParameters object, got {type(bp).__name__}")
+    if bp.n_params != 12 * n:
+        raise ValueError(f"bp describes {bp.n_params} parameters, but robot {robot.name!r} ({n} joints) has "
+                         f"{12 * n} inertial and friction parameters: bp must be the base parameters of robot "
+                         "with friction")
     r = int(bp.rank)
     vecs = []
     for name, v in (("beta_true", beta_true), ("beta_prior", beta_prior), ("prior_std", prior_std)):
-        a = np.asarray(v, dtype=float)
+        a = as_array(name, v, finite=False)
         if a.shape != (r,) or not np.all(np.isfinite(a)):
             raise ValueError(f"{name} must have {r} finite entries (bp.rank), got shape {a.shape}")
         vecs.append(a)
     bt, b0, sd = vecs
     if np.any(sd <= 0):
         raise ValueError("prior_std must be > 0")
+    if isinstance(problems, (str, bytes)) or not hasattr(problems, "__len__"):
+        raise TypeError(f"problems must be a sequence of (W, y) pairs, got {type(problems).__name__}")
     if len(problems) == 0:
         raise ValueError("problems must hold at least one (W, y) pair")
+    checked = []
+    for k, pair in enumerate(problems):
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(f"problems[{k}] must be a pair (W, y), got {type(pair).__name__}")
+        W = as_array(f"problems[{k}] W", pair[0], ndim=2)
+        y = as_array(f"problems[{k}] y", pair[1], shape=(W.shape[0],))
+        if W.shape[1] != bp.n_params:
+            raise ValueError(f"problems[{k}] W must have {bp.n_params} columns (bp's parameters), got {W.shape[1]}")
+        checked.append((W, y))
+    problems = checked
 
     def err(beta):
         return float(np.sqrt(np.mean(((beta - bt) / sd) ** 2)))
 
     yours, theirs = [], []
     for k, (W, y) in enumerate(problems):
-        W = np.asarray(W, dtype=float)
-        y = np.asarray(y, dtype=float)
         ok, got = call_answer(estimator, W, y)
         if not ok:
             return _report(False, got)

@@ -12,15 +12,15 @@ inertias and the coupled motor 6, fitted on the first 70 % of the record
 seconds, so the reference answers of the cut-offs the exercises suggest (and of the other
 exercises) are stored in ``robidlib/data/checks/tx40_reference.json``, written by
 ``tools/store_tx40_reference.py`` from :func:`compute_reference`;
-``tests/test_checks_tx40.py`` recomputes them. Another cut-off is computed on demand, once per
-session.
+``tests/test_checks_tx40.py`` recomputes them. The recipe is instructor-only
+(:mod:`robidlib.checks.answers.tx40`): in an instructor's install another cut-off is computed
+on demand, once per session; the student edition knows the stored cut-offs.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, Sequence
 
@@ -46,59 +46,12 @@ STORED_CUTOFFS = (10.0, 20.0, 50.0, 100.0, 200.0)
 _STORE = ("data", "checks", "tx40_reference.json")
 
 
-@dataclass(frozen=True)
-class _Reference:
-    model: Any
-    data: Any
-    train: Any
-    test: Any
-    result: Any
-    tx: Any
-
-
-@functools.lru_cache(maxsize=1)
-def _model_and_base():
-    from ..datasets import staubli_tx40
-    from ..identification import DriveModel, Transmission
-
-    tx = staubli_tx40()
-    model = DriveModel(tx.robot, Transmission(tx.motor_matrix))
-    return tx, model, model.base_parameters()
-
-
-@functools.lru_cache(maxsize=4)
-def _reference(cutoff: float) -> _Reference:
-    from ..identification import Settings, identify, prepare, split
-
-    tx, model, base = _model_and_base()
-    settings = Settings.from_figaroh(tx.settings, joint_offsets=tx.joint_offsets, cutoff=cutoff)
-    data = prepare(tx.t, tx.q_motor, tx.tau_motor, model, settings)
-    train, test = split(data, FRACTION)
-    return _Reference(model=model, data=data, train=train, test=test, result=identify(train, base=base), tx=tx)
-
-
-def _without_rotors(ref: _Reference):
-    from ..identification import DriveModel, Transmission, identify, split, validate
-
-    tx, model = ref.tx, ref.model
-    reduced = DriveModel(tx.robot, Transmission(tx.motor_matrix), rotor_inertia=False, coupled_motors=False)
-    cols = np.r_[model.blocks["inertial"], model.blocks["friction"]]
-    data = replace(ref.data, Y=ref.data.Y[:, :, cols], model=reduced)
-    train, test = split(data, FRACTION)
-    res = identify(train)
-    return validate(res, test, use_keep=True), validate(res, train, use_keep=True)
-
-
-def _at_cutoff(ref: _Reference) -> dict:
-    from ..identification import validate
-
-    res = ref.result
-    return {"wls": res.wls.params.tolist(), "std": res.wls.std.tolist(),
-            "held_out": float(validate(res, ref.test, use_keep=True).overall["wls"])}
-
-
 def compute_reference(cutoffs: Sequence[float] = STORED_CUTOFFS) -> dict:
     """Compute the reference answers of the chapter's exercises (a few seconds per cut-off).
+
+    The recipe of the stored references (``tools/store_tx40_reference.py``): it lives in the
+    instructor-only :mod:`robidlib.checks.answers.tx40`, which the student edition's robidlib
+    does not contain (there this function raises ``ImportError``).
 
     Parameters
     ----------
@@ -109,49 +62,18 @@ def compute_reference(cutoffs: Sequence[float] = STORED_CUTOFFS) -> dict:
     Returns
     -------
     dict
-        ``names`` (the base parameters), ``cutoffs`` (``{str(cutoff): {"wls", "std",
-        "held_out"}}``), ``without_rotors`` (held-out and fitted errors, per joint held out),
-        ``static`` (prediction at rest at ``q = 0`` and its std, measured torques at rest,
-        stick-friction bands), ``joint5`` (the two ratios of exercise 4) and ``recipe``.
+        See :func:`robidlib.checks.answers.tx40.compute_reference`.
 
     Raises
     ------
+    TypeError
+        Cut-offs that are not numbers.
     ValueError
-        Cut-offs outside (0, 2500) Hz or without 100.
+        Cut-offs outside (0, 2500) Hz, repeated, or without 100.
     """
-    fcs = [float(c) for c in cutoffs]
-    if 100.0 not in fcs or any(not 0.0 < c < _NYQUIST for c in fcs):
-        raise ValueError(f"cutoffs must lie in (0, {_NYQUIST:g}) Hz and include 100, got {list(cutoffs)}")
-    from ..identification import validate
+    from .answers.tx40 import compute_reference as compute
 
-    ref = _reference(100.0)
-    res, tx = ref.result, ref.tx
-    held, fitted = _without_rotors(ref)
-    pred, std = _static_prediction(ref)
-    tau = tx.tau_joint()
-    band = np.array([res.wls.params[res.names.index(f"FS{j + 1}")] for j in range(6)])
-    band[4:] += res.wls.params[res.names.index("FSM6")]
-    v_fit, v_held = validate(res, ref.train, use_keep=True), validate(res, ref.test, use_keep=True)
-
-    def rms(v):
-        m = v.keep[:, 4]
-        return float(np.sqrt(np.mean(v.observed[m, 4] ** 2)))
-
-    return {
-        "names": list(res.names),
-        "cutoffs": {f"{c:g}": _at_cutoff(_reference(c)) for c in fcs},
-        "without_rotors": {"held_out": float(held.overall["wls"]), "fitted": float(fitted.overall["wls"]),
-                           "held_out_per_joint": held.per_joint["wls"].tolist(),
-                           "full_held_out": float(v_held.overall["wls"])},
-        "static": {"predicted": pred.tolist(), "std": std.tolist(),
-                   "measured_start": tau[tx.t < 0.06].mean(0).tolist(),
-                   "measured_end": tau[tx.t > 7.7].mean(0).tolist(), "band": band.tolist()},
-        "joint5": {"error_ratio": float(v_held.rms["wls"][4] / v_fit.rms["wls"][4]),
-                   "torque_ratio": rms(v_held) / rms(v_fit)},
-        "recipe": ("robidlib.checks.tx40.compute_reference(): staubli_tx40(), DriveModel with rotor "
-                   "inertias and motor 6, Settings.from_figaroh (cut-off varied), split(data, 0.7), "
-                   "identify(train, base=model.base_parameters()), validate"),
-    }
+    return compute(cutoffs)
 
 
 @functools.lru_cache(maxsize=1)
@@ -166,8 +88,11 @@ def _cutoff_values(fc: float) -> dict:
     key = f"{fc:g}"
     if key in stored and float(key) == fc:
         return {k: np.asarray(v) if isinstance(v, list) else v for k, v in stored[key].items()}
-    values = _at_cutoff(_reference(fc))
-    return {k: np.asarray(v) if isinstance(v, list) else v for k, v in values.items()}
+    try:
+        from .answers.tx40 import at_cutoff
+    except ImportError:     # the student edition: only the stored cut-offs
+        return {}
+    return {k: np.asarray(v) if isinstance(v, list) else v for k, v in at_cutoff(fc).items()}
 
 
 def _number(x: Any) -> float | None:
@@ -220,6 +145,9 @@ def check_cutoff_estimates(cutoff: Any, wls_params: Any) -> bool:
         return _report(False, x)
     names = _stored()["names"]
     ref, at100 = _cutoff_values(fc), _cutoff_values(100.0)
+    if not ref:
+        known = ", ".join(f"{c:g}" for c in STORED_CUTOFFS)
+        return _report(False, f"this check knows the cut-offs {known} Hz: run the pipeline at one of them")
     z = np.abs(x - ref["wls"]) / ref["std"]
     if z.max() >= 0.05:
         if fc != 100.0 and np.max(np.abs(x - at100["wls"]) / at100["std"]) < 0.05:
@@ -279,14 +207,6 @@ def check_without_rotors(held_out_error: Any) -> bool:
     return _report(True, f"right: {100 * target:.1f} % held out without rotor inertias against {100 * full:.1f} % "
                          f"with them (fitted part: {100 * ref['fitted']:.1f} %); joint 5 goes to "
                          f"{100 * ref['held_out_per_joint'][4]:.0f} %")
-
-
-def _static_prediction(ref: _Reference) -> tuple[np.ndarray, np.ndarray]:
-    res, model = ref.result, ref.model
-    Yb = res.base.reduce(model.regressor(np.zeros(model.n), np.zeros(model.n), np.zeros(model.n)))
-    pred = Yb @ res.wls.params
-    std = np.sqrt(np.einsum("ij,jk,ik->i", Yb, res.wls.cov, Yb))
-    return pred, std
 
 
 @student_check("Predict the torques at rest at q = 0 with the WLS estimate and pass the 6 values.")

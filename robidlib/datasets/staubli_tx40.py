@@ -170,6 +170,12 @@ class StaubliTX40:
         The parsed ``T40X_config.yaml``.
     files : dict
         ``{file name: path}`` of the files read.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape, NaN/inf, a singular ``motor_matrix``, ``ts`` not
+        > 0.
     """
 
     t: np.ndarray
@@ -183,6 +189,22 @@ class StaubliTX40:
     ts: float
     settings: dict = field(repr=False)
     files: dict = field(repr=False)
+
+    def __post_init__(self) -> None:
+        from .._validate import check_fields, check_positive
+
+        if not isinstance(self.robot, SerialRobot) or self.robot.n != 6:
+            raise TypeError(f"robot must be the TX40's 6-joint SerialRobot, got {self.robot!r}")
+        check_fields(self, t=("N",), q_motor=("N", 6), tau_motor=("N", 6), gear_ratios=(6,),
+                     motor_matrix=(6, 6), torque_matrix=(6, 6), joint_offsets=(6,))
+        if self.t.size == 0:
+            raise ValueError("t must hold at least one sample, got an empty array")
+        if np.linalg.matrix_rank(self.motor_matrix) < 6:
+            raise ValueError("motor_matrix must be invertible (q_motor = R q)")
+        object.__setattr__(self, "ts", check_positive("ts", self.ts))
+        for name in ("settings", "files"):
+            if not isinstance(getattr(self, name), dict):
+                raise TypeError(f"{name} must be a dict, got {type(getattr(self, name)).__name__}")
 
     @property
     def n_samples(self) -> int:
@@ -362,17 +384,21 @@ def to_figaroh_convention(
     Raises
     ------
     ValueError
-        Shapes that do not match the names, NaN/inf.
+        Shapes that do not match the names, NaN/inf, repeated names.
+    TypeError
+        ``names`` not a sequence of strings, non-numeric values.
 
     Examples
     --------
     >>> to_figaroh_convention(["FV5", "FVM6"], [1.25, 0.6])[1].tolist()
     [1.85, 0.6]
     """
-    from .._validate import as_array
+    from .._validate import as_array, check_names
 
-    names = tuple(str(s) for s in names)
-    v = as_array("values", values, shape=(len(names),))
+    names = check_names("names", names)
+    v = as_array("values", values, ndim=1)
+    if v.shape != (len(names),):
+        raise ValueError(f"values must have shape ({len(names)},) (one per entry of names), got {v.shape}")
     T = np.eye(len(names))
     index = {s: i for i, s in enumerate(names)}
     for joint_name, motor_name in (("IA5", "IAM6"), ("IA6", "IAM6"), ("FV5", "FVM6"), ("FV6", "FVM6")):
@@ -424,7 +450,10 @@ def compare_with_published(
     Raises
     ------
     ValueError
-        An unknown ``source`` or ``method``; shapes that do not match ``names``; NaN/inf.
+        An unknown ``source`` or ``method``; shapes that do not match ``names``; NaN/inf;
+        repeated names.
+    TypeError
+        ``names`` not a sequence of strings, non-numeric values.
 
     Examples
     --------
@@ -432,15 +461,17 @@ def compare_with_published(
     >>> [(r["name"], round(r["published"], 3), round(r["difference_in_std"], 2)) for r in rows[:2]]
     [('ZZ1R', 1.277, nan), ('FV1', 8.028, -0.56)]
     """
-    from .._validate import as_array, check_choice
+    from .._validate import as_array, check_choice, check_names
 
     sources = staubli_tx40_published()["sources"]
     if source not in sources:
         raise ValueError(f"unknown source {source!r}; expected one of {sorted(sources)}")
     check_choice("method", method, ("wls", "ols"))
-    names = tuple(str(s) for s in names)
+    names = check_names("names", names)
     p = len(names)
-    v = as_array("values", values, shape=(p,))
+    v = as_array("values", values, ndim=1)
+    if v.shape != (p,):
+        raise ValueError(f"values must have shape ({p},) (one per entry of names), got {v.shape}")
     C = as_array("cov", cov, shape=(p, p))
     names, v, C = to_figaroh_convention(names, v, C)
     std = np.sqrt(np.clip(np.diag(C), 0.0, None))

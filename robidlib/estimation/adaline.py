@@ -37,7 +37,7 @@ from typing import Any, Sequence
 import numpy as np
 import scipy.linalg
 
-from .._validate import as_array, check_choice, check_flag, check_positive, check_rng, check_tolerance
+from .._validate import as_array, check_choice, check_flag, check_names, check_positive, check_rng, check_tolerance
 from ._estimate import Estimate
 from .lsq import default_rank_tol
 
@@ -123,9 +123,7 @@ def _estimate_at(
     if names is None:
         names = tuple(f"p{i + 1}" for i in range(p))
     else:
-        names = tuple(str(n) for n in names)
-        if len(names) != p:
-            raise ValueError(f"names must have {p} entries (one per column of W), got {len(names)}")
+        names = check_names("names", names, p)
     _, s, Vt = scipy.linalg.svd(W, full_matrices=False)
     tol = default_rank_tol(s, W.shape)
     rank = int(np.count_nonzero(s > tol))
@@ -328,7 +326,8 @@ class Adaline:
         Raises
         ------
         ValueError
-            On non-finite data, mismatched ``W``/``y`` or ``w0`` of the wrong length.
+            On non-finite data, mismatched ``W``/``y``, an all-zero ``W`` (no input excites
+            the neuron: nothing to learn) or ``w0`` of the wrong length.
 
         Warns
         -----
@@ -336,6 +335,8 @@ class Adaline:
             If the error blows up (the learning rate is above the stable bound).
         """
         W, y = _check_data(W, y)
+        if not np.any(W):
+            raise ValueError("W must not be all zero: no input excites the neuron, there is nothing to learn")
         N, p = W.shape
         w = self._initial_weights(p)
         self._w = w

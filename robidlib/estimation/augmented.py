@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validate import as_array, check_choice, check_flag, check_positive, check_tolerance
+from .._validate import as_array, check_choice, check_flag, check_names, check_positive, check_tolerance
 from .base_model import robot_base_model
 from .kalman import ExtendedKalmanFilter, _check_cov, _check_out, _solve, numerical_jacobian
 from .symbolic import _is_robot
@@ -243,9 +243,7 @@ class AugmentedStateIdentifier:
         self.fd_step = None if fd_step is None else check_tolerance("fd_step", fd_step)
         if names is None:
             names = tuple(f"b{i + 1}" for i in range(self.p))
-        names = tuple(str(s) for s in names)
-        if len(names) != self.p:
-            raise ValueError(f"names must have {self.p} entries (one per parameter), got {len(names)}")
+        names = check_names("names", names, self.p)
         self.names = names
         rows = []
         for name in measure:

@@ -43,7 +43,7 @@ class RobotBaseModel:
 
     def __init__(self, robot: Any, base: Any, friction: tuple[str, ...], base_has_friction: bool,
                  symbolic: "SymbolicModel | None") -> None:
-        from ..base import BaseParameters
+        from ..base import BaseParameters, check_base_of
         from ..params import _check_terms, friction_names
 
         if not _is_robot(robot):
@@ -55,6 +55,7 @@ class RobotBaseModel:
         friction = tuple(friction) and _check_terms(friction, False)
         if not isinstance(base_has_friction, (bool, np.bool_)):
             raise TypeError(f"base_has_friction must be True or False, got {base_has_friction!r}")
+        check_base_of(robot, base, "base", friction=bool(base_has_friction))
         if symbolic is not None and not isinstance(symbolic, SymbolicModel):
             raise TypeError(f"symbolic must be a SymbolicModel or None, got {type(symbolic).__name__}")
         self.robot, self.base, self.friction = robot, base, tuple(friction)
@@ -187,6 +188,7 @@ def robot_base_model(
     >>> model.regressor(np.zeros(2), np.zeros(2), np.zeros(2)).shape
     (2, 8)
     """
+    from .._validate import check_same_robot
     from ..base import BaseParameters, base_parameters
     from ..params import _check_terms, friction_names
 
@@ -214,6 +216,7 @@ def robot_base_model(
             f"base must be computed for this robot's {len(rigid)} parameters {rigid[:2]}... "
             f"(or {len(with_fr)} with friction=True), got {base.n_params} named {tuple(base.names)[:2]}..."
         )
+    check_same_robot("base", base, robot)
     if not isinstance(symbolic, (bool, np.bool_)):
         raise TypeError(f"symbolic must be True or False, got {symbolic!r}")
     if not isinstance(simplify, (bool, np.bool_)):

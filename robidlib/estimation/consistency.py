@@ -36,7 +36,8 @@ def nees(error: Any, P: Any) -> np.ndarray:
     error : array_like, shape (..., nx)
         Estimation errors (truth minus estimate).
     P : array_like, shape (..., nx, nx)
-        The filter's covariances (positive definite), broadcast against ``error``.
+        The filter's covariances (symmetric to ``1e-8`` of their largest entry, positive
+        definite), broadcast against ``error``; their symmetric part is used.
 
     Returns
     -------
@@ -45,7 +46,8 @@ def nees(error: Any, P: Any) -> np.ndarray:
     Raises
     ------
     ValueError
-        On mismatched shapes, NaN/inf, or a covariance that is not positive definite.
+        On mismatched shapes, NaN/inf, or a covariance that is not symmetric or not positive
+        definite (Cholesky reads one triangle only: an asymmetric P would pass unseen).
 
     Examples
     --------
@@ -58,6 +60,12 @@ def nees(error: Any, P: Any) -> np.ndarray:
     P = as_array("P", P)
     if e.ndim < 1 or P.ndim < 2 or P.shape[-1] != P.shape[-2] or P.shape[-1] != e.shape[-1]:
         raise ValueError(f"error must have shape (..., nx) and P (..., nx, nx); got {e.shape} and {P.shape}")
+    scale = float(np.abs(P).max()) if P.size else 0.0
+    asym = float(np.abs(P - np.swapaxes(P, -1, -2)).max()) if P.size else 0.0
+    if asym > 1e-8 * scale:
+        raise ValueError(f"P must be symmetric (a covariance), got |P - P^T| up to {asym:.3g} "
+                         f"({asym / scale:.2g} of its largest entry)")
+    P = 0.5 * (P + np.swapaxes(P, -1, -2))
     try:
         L = np.linalg.cholesky(P)
     except np.linalg.LinAlgError:

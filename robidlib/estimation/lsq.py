@@ -26,7 +26,7 @@ from typing import Sequence
 import numpy as np
 import scipy.linalg
 
-from .._validate import as_array, check_int, check_nonnegative
+from .._validate import as_array, check_int, check_names, check_nonnegative
 from ._estimate import Estimate
 
 __all__ = ["ols", "wls", "ridge", "ridge_path", "RidgePath", "sandwich_cov", "default_rank_tol"]
@@ -86,11 +86,7 @@ def _check_system(W, y, names, overdetermined: bool = True) -> tuple[np.ndarray,
     if names is None:
         names = tuple(f"p{i + 1}" for i in range(p))
     else:
-        if isinstance(names, str):
-            raise TypeError(f"names must be a sequence of str (one per column of W), got the str {names!r}")
-        names = tuple(str(n) for n in names)
-        if len(names) != p:
-            raise ValueError(f"names must have {p} entries (one per column of W), got {len(names)}")
+        names = check_names("names", names, p)
     return W, y, names
 
 

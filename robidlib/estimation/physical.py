@@ -57,7 +57,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .._validate import as_array, check_choice, check_nonnegative
+from .._validate import as_array, check_choice, check_nonnegative, check_positive, check_same_robot
 from ..params import consistency_report, friction_names, pseudo_inertia, pseudo_inertia_params
 from ._estimate import Estimate
 from .lsq import default_rank_tol
@@ -86,15 +86,60 @@ def _real(name: str, x: Any, **kw) -> np.ndarray:
     return as_array(name, x, **kw)
 
 
-def _per_link(name: str, value: Any, n: int) -> np.ndarray:
+#: Largest magnitude of a bound, a mass or a margin handed to the solver: its square must
+#: still be a double (the cone program squares the scaled parameters), else the solver fails
+#: (Clarabel even panics) instead of answering.
+LARGEST = 1e150
+
+
+def _per_link(name: str, value: Any, n: int | None) -> np.ndarray:
+    """A scalar or one value per link (``n`` None: any length), each in ``[0, LARGEST]``."""
     v = _real(name, value)
-    if v.ndim == 0:
+    if v.ndim == 0 and n is not None:
         v = np.full(n, float(v))
-    if v.shape != (n,):
-        raise ValueError(f"{name} must be a scalar or have shape ({n},) (one per link), got {v.shape}")
-    if np.any(v < 0):
-        raise ValueError(f"{name} must be >= 0, got {v.tolist()}")
+    if v.ndim > 1 or (n is not None and v.shape != (n,)):
+        raise ValueError(f"{name} must be a scalar or have shape ({n if n is not None else 'n'},) (one per link), "
+                         f"got {v.shape}")
+    if np.any(v < 0) or np.any(v > LARGEST):
+        raise ValueError(f"{name} must be >= 0 and <= {LARGEST:g}, got {v.tolist()}")
     return v
+
+
+def _bound_pair(key: str, value: Any) -> np.ndarray:
+    """``(lower, upper)`` of ``bounds[key]``: not NaN, finite ends at most :data:`LARGEST` in magnitude."""
+    b = _real(f"bounds[{key!r}]", value, shape=(2,), finite=False)
+    if np.any(np.isnan(b)):
+        raise ValueError(f"bounds[{key!r}] must not be NaN, got {b.tolist()}")
+    if np.any(np.isfinite(b) & (np.abs(b) > LARGEST)):
+        raise ValueError(f"bounds[{key!r}] must be within +-{LARGEST:g} (or +-inf for no bound), got {b.tolist()}")
+    return b
+
+
+def _margin(margin: Any) -> float:
+    m = check_nonnegative("margin", margin)
+    if m > LARGEST:
+        raise ValueError(f"margin must be <= {LARGEST:g}, got {m:g}")
+    return m
+
+
+def _check_options(*, min_mass: Any = 0.0, bounds: Any = None, solver: Any = None, solver_options: Any = None,
+                   margin: Any = 0.0) -> None:
+    """The options of :func:`physical_ls` that need no data, checked early (e.g. by a hook factory)."""
+    _per_link("min_mass", min_mass, None)
+    _margin(margin)
+    if bounds is not None:
+        if not isinstance(bounds, Mapping):
+            raise TypeError(f"bounds must be a mapping name -> (lower, upper), got {type(bounds).__name__}")
+        for key, lu in bounds.items():
+            if not isinstance(key, str):
+                raise TypeError(f"bounds must be keyed by parameter names (str), got {type(key).__name__} {key!r}")
+            _bound_pair(key, lu)
+    if solver is not None and not isinstance(solver, str):
+        raise TypeError(f"solver must be a cvxpy solver name (str) or None, got {type(solver).__name__}")
+    if solver_options is not None and not isinstance(solver_options, Mapping):
+        raise TypeError(f"solver_options must be a mapping of keyword arguments, got {type(solver_options).__name__}")
+    if solver is not None:
+        _check_solver(_import_cvxpy(), solver, solver_options)
 
 
 # floor of the residual energy the solver's objective is divided by, relative to ||y||^2
@@ -165,7 +210,7 @@ def _setup(
     p = len(names)
     if W.shape[1] != p:
         raise ValueError(
-            f"W must have {p} columns = 10 n inertial ({10 * n})"
+            f"W must have {p} columns for robot {robot.name!r} ({n} joints) = 10 n inertial ({10 * n})"
             + (f" + 2 n friction ({2 * n})" if friction else "")
             + f" + {len(extra)} extra (extra_names), got {W.shape[1]}; set friction= and "
             "extra_names= to describe the columns of W"
@@ -198,9 +243,7 @@ def _setup(
         for key, lu in bounds.items():
             if key not in index:
                 raise ValueError(f"bounds names an unknown parameter {key!r}; known: {', '.join(names[:12])}, ...")
-            b = _real(f"bounds[{key!r}]", lu, shape=(2,), finite=False)
-            if np.any(np.isnan(b)):
-                raise ValueError(f"bounds[{key!r}] must not be NaN, got {b.tolist()}")
+            b = _bound_pair(key, lu)
             k = index[key]
             lower[k] = max(lower[k], b[0]) if k % 10 == 0 and k < 10 * n else b[0]
             upper[k] = b[1]
@@ -244,6 +287,8 @@ def _setup(
             f"bp must be a BaseParameters of the {p} columns of W, got one of "
             f"{getattr(bp, 'n_params', type(bp).__name__)} parameters"
         )
+    else:
+        check_same_robot("bp", bp, robot)
     return _Problem(
         W=W, y=y, n=n, names=names, n_friction=len(fr), prior=prior_arr, lower=lower, upper=upper,
         R=R, z=z, ynorm=ynorm, rank=rank, cond=cond, ols_residual=ols_residual,
@@ -445,6 +490,15 @@ def _solve(cp, prob, solver, solver_options, what, hint, infeasible_ok=False, in
             prob.solve(solver=solver, **opts)
     except cp.error.SolverError as exc:
         raise RuntimeError(f"the solver {solver} failed on {what} (status {prob.status!r}): {exc}") from None
+    except TypeError as exc:       # an option the solver does not know (Clarabel: "unrecognized solver setting")
+        if not opts:
+            raise
+        raise ValueError(f"solver_options {sorted(opts)} were refused by the solver {solver}: {exc}") from None
+    except BaseException as exc:   # noqa: BLE001 - Clarabel's Rust panics derive from BaseException
+        if type(exc).__name__ != "PanicException":
+            raise
+        raise RuntimeError(f"the solver {solver} crashed on {what} ({exc}); no result is returned (check the "
+                           "scale of the data, bounds and min_mass)") from None
     wall = time.perf_counter() - t1
     status = prob.status
     stats = prob.solver_stats
@@ -615,15 +669,17 @@ def physical_ls(
     ValueError
         Wrong shapes, NaN/inf, ``y`` all zero, a column count that does not match
         ``friction``/``extra_names``, unknown ``consistency``/``reg_space``/names in
-        ``bounds``, negative ``reg``/``margin``/``min_mass``, contradicting bounds, an unknown
-        or uninstalled solver, or a problem the solver finds infeasible (the message gives
-        its status).
+        ``bounds``, negative ``reg``/``margin``/``min_mass``, bounds, masses or a margin beyond
+        :data:`LARGEST` (``1e150``: the solver squares them), contradicting bounds, ``bp`` of
+        another robot, an unknown or uninstalled solver, ``solver_options`` the solver
+        refuses, or a problem the solver finds infeasible (the message gives its status).
     TypeError
         Complex or non-numeric arrays, a robot that is not a ``SerialRobot``, a non-bool
         ``friction``, non-mapping ``bounds`` or ``solver_options``.
     RuntimeError
-        The solver stopped without an optimal solution (iteration limit, numerical trouble):
-        the message gives its status; no partial result is returned.
+        The solver stopped without an optimal solution (iteration limit, numerical trouble)
+        or crashed (a Clarabel panic, caught here): the message gives its status; no partial
+        result is returned.
     ImportError
         cvxpy (``cvxpy-base``) or Clarabel is not installed; the message names the packages.
 
@@ -645,7 +701,7 @@ def physical_ls(
     """
     t0 = time.perf_counter()
     check_choice("consistency", consistency, ("full", "semi"))
-    margin = check_nonnegative("margin", margin)
+    margin = _margin(margin)
     pb = _setup(W, y, robot, prior, reg, reg_space, friction, extra_names, bounds, min_mass, bp)
     cp = _import_cvxpy()
     solver = _check_solver(cp, solver, solver_options)
@@ -714,7 +770,7 @@ def bounded_ls(
     W, y, robot, prior, reg, reg_space, friction, extra_names, bounds, min_mass, bp
         As in :func:`physical_ls`.
     rel_bound : float, optional
-        Half-width of the box around the prior, in units of each parameter's scale (>= 0);
+        Half-width of the box around the prior, in units of each parameter's scale (> 0);
         e.g. 0.5 keeps every mass within +-50 % of the prior mass. None: no such box.
 
     Returns
@@ -730,8 +786,8 @@ def bounded_ls(
     Raises
     ------
     ValueError
-        As :func:`physical_ls` (shapes, NaN/inf, names, contradicting bounds), a negative
-        ``rel_bound``.
+        As :func:`physical_ls` (shapes, NaN/inf, names, contradicting bounds), a
+        ``rel_bound`` that is not > 0.
     TypeError
         As :func:`physical_ls`.
     RuntimeError
@@ -762,7 +818,7 @@ def bounded_ls(
             if pb.names[i] not in user:
                 lower[i] = max(lower[i], 0.0)
     if rel_bound is not None:
-        rel = check_nonnegative("rel_bound", rel_bound)
+        rel = check_positive("rel_bound", rel_bound)
         half = rel * pb.scale[: 10 * n]
         for i in range(10 * n):
             if pb.names[i] not in user:
@@ -816,7 +872,7 @@ def _realise(beta, bp, robot, prior, consistency, margin, min_mass, bounds, solv
     if not isinstance(bp, BaseParameters):
         raise TypeError(f"bp must be a BaseParameters (robidlib.base.base_parameters), got {type(bp).__name__}")
     check_choice("consistency", consistency, ("full", "semi"))
-    margin = check_nonnegative("margin", margin)
+    margin = _margin(margin)
     n, p = robot.n, bp.n_params
     names = tuple(bp.names)
     if names[: 10 * n] != tuple(param_names(n)):
@@ -824,7 +880,10 @@ def _realise(beta, bp, robot, prior, consistency, margin, min_mass, bounds, solv
             f"bp must be computed for this robot's {10 * n} standard parameters first (names m1, mx1, ...), "
             f"got {p} parameters named {names[:3]}..."
         )
-    beta = _real("beta", beta, shape=(bp.rank,))
+    beta = _real("beta", beta, ndim=1)
+    if beta.shape != (bp.rank,):
+        raise ValueError(f"beta must have shape ({bp.rank},) (one value per base parameter of bp), got {beta.shape}")
+    check_same_robot("bp", bp, robot)
     if prior is None:
         extra = p - 10 * n
         fr = robot.friction.ravel() if names[10 * n:] == friction_names(n) else np.zeros(extra)
@@ -847,9 +906,7 @@ def _realise(beta, bp, robot, prior, consistency, margin, min_mass, bounds, solv
         for key, lu in bounds.items():
             if key not in index:
                 raise ValueError(f"bounds names an unknown parameter {key!r}; known: {', '.join(names[:12])}, ...")
-            b = _real(f"bounds[{key!r}]", lu, shape=(2,), finite=False)
-            if np.any(np.isnan(b)):
-                raise ValueError(f"bounds[{key!r}] must not be NaN, got {b.tolist()}")
+            b = _bound_pair(key, lu)
             k = index[key]
             lower[k] = max(lower[k], b[0]) if k % 10 == 0 and k < 10 * n else b[0]
             upper[k] = b[1]

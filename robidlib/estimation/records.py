@@ -14,6 +14,7 @@ the unit tests re-run the recipe and compare.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -103,7 +104,8 @@ def simulate_identification(
         On a bad duration, step, noise level, setting or ``every``, an excitation with
         another number of joints than ``robot``, or a failing filter (with its step).
     TypeError
-        If ``excitation`` has no ``evaluate`` method.
+        If ``robot`` is not a SerialRobot, ``excitation`` has no ``evaluate`` method, or
+        ``settings`` is not a sequence of pairs.
 
     Examples
     --------
@@ -117,7 +119,10 @@ def simulate_identification(
     """
     from ..base import base_parameters
     from ..dynamics import inverse_dynamics
+    from ..robot import SerialRobot
 
+    if not isinstance(robot, SerialRobot):
+        raise TypeError(f"robot must be a SerialRobot, got {type(robot).__name__}")
     if not callable(getattr(excitation, "evaluate", None)):
         raise TypeError(f"excitation must be a trajectory with evaluate(t), got {type(excitation).__name__}")
     duration = check_positive("duration", duration)
@@ -130,6 +135,10 @@ def simulate_identification(
     for label, v, low in (("seed", seed, 0), ("every", every, 1)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < low:
             raise ValueError(f"{label} must be an integer >= {low}, got {v!r}")
+    if isinstance(settings, (str, bytes)) or not hasattr(settings, "__iter__"):
+        raise TypeError(f"settings must be a sequence of (integrator, torque) pairs, got {type(settings).__name__}")
+    if any(isinstance(s, (str, bytes)) or not hasattr(s, "__iter__") for s in settings):
+        raise TypeError(f"settings must hold (integrator, torque) pairs, got {settings!r}")
     settings = [tuple(s) for s in settings]
     if not settings or any(len(s) != 2 or s[0] not in ("euler", "rk4") or s[1] not in ("hold", "cubic")
                            for s in settings):
@@ -178,16 +187,31 @@ def simulate_identification(
             "t": t[keep], "runs": runs}
 
 
+def _folder(directory: Any) -> Path:
+    if directory is None:
+        return Path(RUNS_DIR)
+    if isinstance(directory, bool) or not isinstance(directory, (str, os.PathLike)):
+        raise TypeError(f"directory must be a path (str or os.PathLike), got {type(directory).__name__} {directory!r}")
+    return Path(directory)
+
+
 def _path(name: str, directory: Any) -> Path:
     if not isinstance(name, str):
         raise TypeError(f"name must be a string, got {type(name).__name__}")
     if not name or not set(name) <= _NAME_CHARS:
         raise ValueError(f"name must be non-empty lower-case letters, digits, '_' or '-', got {name!r}")
-    return Path(RUNS_DIR if directory is None else directory) / f"{name}.json"
+    return _folder(directory) / f"{name}.json"
 
 
-def save_filter_runs(result: dict[str, Any], name: str, *, directory: Any = None) -> Path:
+def save_filter_runs(
+    result: dict[str, Any], name: str, *, directory: str | os.PathLike, overwrite: bool = False
+) -> Path:
     """Store the result of :func:`simulate_identification` as JSON and return the path.
+
+    The file is ``directory/name.json``. Nothing is written into the installed robidlib
+    package (the stored runs are made in the project's source tree by
+    ``tools/store_filter_runs.py``), no folder is created and no file replaced unasked (see
+    :mod:`robidlib._io`).
 
     Parameters
     ----------
@@ -195,8 +219,10 @@ def save_filter_runs(result: dict[str, Any], name: str, *, directory: Any = None
         As returned by :func:`simulate_identification`.
     name : str
         File stem (lower-case letters, digits, ``_``, ``-``).
-    directory : path-like, optional
-        Default robidlib's package data (``robidlib/data/filter_runs``).
+    directory : str or os.PathLike
+        An existing folder to write to (no default: robidlib writes only where you say).
+    overwrite : bool, default False
+        Replace an existing ``name.json``.
 
     Returns
     -------
@@ -205,32 +231,40 @@ def save_filter_runs(result: dict[str, Any], name: str, *, directory: Any = None
     Raises
     ------
     TypeError
-        If ``result`` is not a dict or ``name`` not a string.
+        If ``result`` is not a dict, ``name`` not a string, ``directory`` not a path or
+        ``overwrite`` not a bool.
     ValueError
         If ``result`` lacks a key of :func:`simulate_identification`'s result, holds
-        non-finite numbers, or ``name`` is not a valid file stem.
+        non-finite numbers, ``name`` is not a valid file stem, or ``directory`` is inside
+        the installed robidlib package.
+    FileExistsError
+        If the file exists and ``overwrite`` is False.
+    FileNotFoundError
+        If ``directory`` does not exist.
     """
+    from .._io import destination, write_text
+
     if not isinstance(result, dict):
         raise TypeError(f"result must be the dict of simulate_identification, got {type(result).__name__}")
     missing = {"meta", "names", "truth", "beta0", "t", "runs"} - set(result)
     if missing:
         raise ValueError(f"result lacks {sorted(missing)} (expected the output of simulate_identification)")
+    destination(directory, "directory")           # given, a path, not inside the installed package
     path = _path(name, directory)
-    doc = {
-        "format": _FORMAT, "name": name, "meta": result["meta"], "names": list(result["names"]),
-        "truth": np.asarray(result["truth"], dtype=float).tolist(),
-        "beta0": np.asarray(result["beta0"], dtype=float).tolist(),
-        "t": np.asarray(result["t"], dtype=float).tolist(),
-        "runs": {label: {k: np.asarray(v, dtype=float).tolist() for k, v in run.items()}
-                 for label, run in result["runs"].items()},
-    }
     try:
+        doc = {
+            "format": _FORMAT, "name": name, "meta": result["meta"], "names": list(result["names"]),
+            "truth": as_array("result['truth']", result["truth"], ndim=1).tolist(),
+            "beta0": as_array("result['beta0']", result["beta0"], ndim=1).tolist(),
+            "t": as_array("result['t']", result["t"], ndim=1).tolist(),
+            "runs": {label: {k: as_array(f"result['runs'][{label!r}][{k!r}]", v).tolist() for k, v in run.items()}
+                     for label, run in result["runs"].items()},
+        }
         text = json.dumps(doc, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"result must hold JSON-serialisable finite data: {exc}") from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + "\n", encoding="utf-8")
-    return path
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise ValueError(f"result must hold JSON-serialisable finite data as simulate_identification returns "
+                         f"it: {exc}") from None
+    return write_text(path, text + "\n", overwrite=overwrite)
 
 
 def load_filter_runs(name: str, *, directory: Any = None) -> dict[str, Any]:
@@ -253,6 +287,8 @@ def load_filter_runs(name: str, *, directory: Any = None) -> dict[str, Any]:
     ------
     ValueError
         If no such record is stored (the message lists those that are) or the file is not one.
+    TypeError
+        If ``name`` is not a string or ``directory`` not a path.
 
     Examples
     --------
@@ -263,7 +299,7 @@ def load_filter_runs(name: str, *, directory: Any = None) -> dict[str, Any]:
     """
     path = _path(name, directory)
     if not path.exists():
-        raise ValueError(f"no stored filter runs {name!r} in {path.parent}; stored: "
+        raise ValueError(f"name {name!r} is not a stored filter record in {path.parent}; expected one of "
                          f"{stored_filter_runs(directory=directory)}")
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -290,5 +326,5 @@ def stored_filter_runs(*, directory: Any = None) -> list[str]:
     >>> "redundant_5dof_ekf" in stored_filter_runs()
     True
     """
-    d = Path(RUNS_DIR if directory is None else directory)
+    d = _folder(directory)
     return sorted(p.stem for p in d.glob("*.json")) if d.is_dir() else []

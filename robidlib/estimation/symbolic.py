@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validate import as_array
+from .._validate import as_array, check_names
 
 __all__ = ["SymbolicModel", "symbolic_regressor"]
 
@@ -236,9 +236,7 @@ class SymbolicModel:
         p = Y.cols
         if names is None:
             names = tuple(f"b{i + 1}" for i in range(p))
-        names = tuple(str(s) for s in names)
-        if len(names) != p:
-            raise ValueError(f"names must have {p} entries (one per column of Y), got {len(names)}")
+        names = check_names("names", names, p)
         self.Y = Y
         self.symbols = (groups["q"], groups["qd"], groups["qdd"])
         self.n_joints, self.n_params, self.param_names = n, p, names

@@ -143,6 +143,11 @@ class PipelineRun:
     timings : dict
         Seconds per stage: ``filter``, ``regressor``, ``decimate``, ``base``, ``ols``,
         ``wls``, ``essential`` (and ``physical``), ``validate``.
+
+    Raises
+    ------
+    TypeError
+        A field of the wrong type.
     """
 
     data: IdentificationData
@@ -153,6 +158,13 @@ class PipelineRun:
     validation: Validation
     heldout: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, cls in (("data", IdentificationData), ("train", IdentificationData), ("test", IdentificationData),
+                          ("result", IdentificationResult), ("training", Validation), ("validation", Validation),
+                          ("timings", dict)):
+            if not isinstance(getattr(self, name), cls):
+                raise TypeError(f"{name} must be {cls.__name__}, got {type(getattr(self, name)).__name__}")
 
 
 def run(

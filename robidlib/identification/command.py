@@ -266,7 +266,8 @@ def _load_robot(cfg: IdentifyConfig) -> SerialRobot:
                      if el.get("type") in ("revolute", "continuous", "prismatic") and el.get("name") not in cfg.joints)
     try:
         robot = SerialRobot.from_urdf(text, base_link=cfg.base_link, tip_link=cfg.tip_link, lock_joints=lock,
-                                      gravity=cfg.gravity, name=re.sub(r"\W+", "_", cfg.urdf.stem) or "robot")
+                                      gravity=cfg.gravity, name=re.sub(r"\W+", "_", cfg.urdf.stem) or "robot",
+                                      inertia_check=cfg.inertia_check)
     except ValueError as exc:
         raise ValueError(f"{cfg.source}: [robot] urdf {cfg.urdf.name!r}: {exc}") from None
     if tuple(robot.joint_names) != tuple(cfg.joints):

@@ -24,6 +24,7 @@ complete files)::
     tip_link = "..."               # optional
     lock_joints = [...]            # optional (default: every other movable joint, held at 0)
     gravity = [0.0, 0.0, -9.81]    # optional (default: the URDF's, else this)
+    inertia_check = "refuse"       # or "warn": load a CAD inertia no rigid body has, with a warning
 
     [signals]
     delimiter = ","
@@ -379,6 +380,11 @@ class IdentifyConfig:
     lock_joints : tuple of str or None
         None: every movable joint of the URDF that is not in ``joints``.
     gravity : tuple of float or None
+    inertia_check : {"refuse", "warn"}
+        What loading the URDF does with a link inertia no rigid body has (a negative principal
+        moment, a broken triangle inequality: CAD files have them): refuse (the default) or
+        warn and load it as it is (:meth:`SerialRobot.from_urdf`). The identification does not
+        use the URDF's inertias; its report compares them with the estimates.
     delimiter : str
     time_column : str or None
     time_unit : str
@@ -408,6 +414,7 @@ class IdentifyConfig:
     tip_link: str | None = None
     lock_joints: tuple[str, ...] | None = None
     gravity: tuple[float, ...] | None = None
+    inertia_check: str = "refuse"
     delimiter: str = ","
     time_column: str | None = None
     time_unit: str = "s"
@@ -645,7 +652,8 @@ def _parse(cfg: Mapping[str, Any], base: Path, source: str) -> IdentifyConfig:
     top = _check_keys(cfg, ("robot", "signals", "transmission", "model", "records", "settings", "verdict",
                             "export"), ("robot", "signals", "records"), f"{source}: top level")
     w = f"{source}: [robot]"
-    robot = _check_keys(top["robot"], ("urdf", "joints", "base_link", "tip_link", "lock_joints", "gravity"),
+    robot = _check_keys(top["robot"], ("urdf", "joints", "base_link", "tip_link", "lock_joints", "gravity",
+                                          "inertia_check"),
                         ("urdf", "joints"), w)
     urdf = _path(robot["urdf"], f"{w} urdf", base)
     joints = _strings(robot["joints"], f"{w} joints")
@@ -657,6 +665,7 @@ def _parse(cfg: Mapping[str, Any], base: Path, source: str) -> IdentifyConfig:
     tip_link = _str(robot["tip_link"], f"{w} tip_link") if "tip_link" in robot else None
     lock = _strings(robot["lock_joints"], f"{w} lock_joints") if "lock_joints" in robot else None
     gravity = _numbers(robot["gravity"], f"{w} gravity", 3) if "gravity" in robot else None
+    inertia_check = _choice(robot.get("inertia_check", "refuse"), f"{w} inertia_check", ("refuse", "warn"))
 
     w = f"{source}: [signals]"
     sig = _check_keys(top["signals"], ("delimiter", "time", "position", "velocity", "torque"),
@@ -753,7 +762,7 @@ def _parse(cfg: Mapping[str, Any], base: Path, source: str) -> IdentifyConfig:
     ex = _check_keys(top.get("export", {}), ("urdf", "mjcf"), (), w)
     return IdentifyConfig(
         urdf=urdf, joints=joints, position=position, torque=torque, records=tuple(records), base_link=base_link,
-        tip_link=tip_link, lock_joints=lock, gravity=gravity, delimiter=delimiter, time_column=time_column,
+        tip_link=tip_link, lock_joints=lock, gravity=gravity, inertia_check=inertia_check, delimiter=delimiter, time_column=time_column,
         time_unit=time_unit, rate=rate, velocity=velocity, gear_ratios=gear, couplings=tuple(couplings),
         torque_constants=kt, friction=friction, settings=settings, verdict=verdict,
         export_urdf=_bool(ex.get("urdf", True), f"{w} urdf"), export_mjcf=_bool(ex.get("mjcf", True), f"{w} mjcf"),
@@ -844,6 +853,8 @@ def _unparse(c: IdentifyConfig) -> dict:
         robot["lock_joints"] = list(c.lock_joints)
     if c.gravity is not None:
         robot["gravity"] = list(c.gravity)
+    if c.inertia_check != "refuse":
+        robot["inertia_check"] = c.inertia_check
     time: dict[str, Any] = ({"column": c.time_column, "unit": c.time_unit} if c.time_column is not None
                             else {"rate": c.rate})
     signals = {"delimiter": c.delimiter, "time": time, "position": sig(c.position, "position"),

@@ -30,7 +30,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .._validate import check_choice, check_nonnegative
+from .._validate import (as_array, check_choice, check_fields, check_int, check_names, check_nonnegative,
+                         check_positive)
 from ..base import BaseParameters
 from ..estimation import Estimate, ols
 from .model import DriveModel
@@ -69,6 +70,12 @@ class PhysicalProblem:
         The WLS estimate of the base parameters (a starting point or a check).
     prior : numpy.ndarray, shape (p,)
         The CAD values (``model.pack()``: the URDF's inertial parameters, zero elsewhere).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape (the model's columns and joints), NaN/inf, joint
+        indices outside the model.
     """
 
     W: np.ndarray
@@ -79,6 +86,19 @@ class PhysicalProblem:
     base: BaseParameters
     wls: Estimate
     prior: np.ndarray
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.model, DriveModel):
+            raise TypeError(f"model must be a DriveModel, got {type(self.model).__name__}")
+        if not isinstance(self.base, BaseParameters):
+            raise TypeError(f"base must be a BaseParameters, got {type(self.base).__name__}")
+        if not isinstance(self.wls, Estimate):
+            raise TypeError(f"wls must be an Estimate, got {type(self.wls).__name__}")
+        p, n = self.model.p, self.model.n
+        if self.base.n_params != p:
+            raise ValueError(f"base must describe the model's {p} columns, got {self.base.n_params}")
+        check_fields(self, W=("rows", p), y=("rows",), sigma_joint=(n,), prior=(p,))
+        object.__setattr__(self, "joint", _joint_index("joint", self.joint, self.W.shape[0], n))
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,6 +125,11 @@ class IdentificationResult:
         What the ``physical`` hook returned.
     timings : dict
         Seconds of the ``ols``, ``wls`` and ``essential`` stages.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape, ``essential_index`` outside the base parameters.
     """
 
     base: BaseParameters
@@ -119,6 +144,24 @@ class IdentificationResult:
     model: DriveModel = field(repr=False)
     physical: Any = None
     timings: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.base, BaseParameters):
+            raise TypeError(f"base must be a BaseParameters, got {type(self.base).__name__}")
+        if not isinstance(self.model, DriveModel):
+            raise TypeError(f"model must be a DriveModel, got {type(self.model).__name__}")
+        for name in ("ols", "wls", "essential", "essential_ols"):
+            if not isinstance(getattr(self, name), Estimate):
+                raise TypeError(f"{name} must be an Estimate, got {type(getattr(self, name)).__name__}")
+        r, n = self.base.rank, self.model.n
+        check_fields(self, sigma_joint=(n,), rows_per_joint=(n,))
+        idx = np.asarray(self.essential_index)
+        if idx.ndim != 1 or idx.dtype.kind not in "iu" or idx.size == 0 or idx.min() < 0 or idx.max() >= r:
+            raise ValueError(f"essential_index must hold indices of base parameters in [0, {r}), got {idx!r}")
+        if not isinstance(self.essential_history, tuple):
+            raise TypeError(f"essential_history must be a tuple, got {type(self.essential_history).__name__}")
+        if not isinstance(self.timings, dict):
+            raise TypeError(f"timings must be a dict, got {type(self.timings).__name__}")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -137,10 +180,8 @@ class IdentificationResult:
         ValueError
             Another name, or ``'physical'`` when no such estimate was computed.
         """
-        if which not in _ESTIMATES:
-            raise ValueError(
-                f"unknown estimate {which!r}; expected 'ols', 'wls', 'essential', 'essential_ols' or 'physical'"
-            )
+        if not isinstance(which, str) or which not in _ESTIMATES:
+            raise ValueError(f"unknown estimate which={which!r}; expected one of {', '.join(map(repr, _ESTIMATES))}")
         if which == "physical":
             phys = self.physical
             if not isinstance(phys, Estimate) or "beta" not in phys.info:
@@ -178,7 +219,11 @@ class IdentificationResult:
         ------
         ValueError
             Unknown ``which``; data of another model.
+        TypeError
+            ``data`` not IdentificationData.
         """
+        if not isinstance(data, IdentificationData):
+            raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
         if data.Y.shape[2] != self.base.n_params:
             raise ValueError(f"data has {data.Y.shape[2]} columns but the model has {self.base.n_params}")
         return self.base.reduce(data.Y) @ self.full_base_vector(which)
@@ -207,7 +252,11 @@ def joint_sigmas(W: np.ndarray, y: np.ndarray, joint: np.ndarray, n: int) -> tup
     Raises
     ------
     ValueError
-        A joint with no more rows than the rank of its regressor, or a zero residual.
+        Shapes that do not match, NaN/inf, joint indices outside ``[0, n)``, ``n`` outside
+        ``[1, rows]``, a joint with no more rows than the rank of its regressor, or a zero
+        residual.
+    TypeError
+        Non-numeric or complex ``W`` or ``y``, ``joint`` not integers, ``n`` not an int.
 
     Examples
     --------
@@ -218,6 +267,12 @@ def joint_sigmas(W: np.ndarray, y: np.ndarray, joint: np.ndarray, n: int) -> tup
     >>> np.round(joint_sigmas(W, y, joint, 2)[0], 1)
     array([0.1, 1. ])
     """
+    W = as_array("W", W, ndim=2)
+    if W.shape[0] == 0 or W.shape[1] == 0:
+        raise ValueError(f"W must have at least one row and one column, got shape {W.shape}")
+    y = _rows_of("y", y, W)
+    n = check_int("n", n, 1, W.shape[0])
+    joint = _joint_index("joint", joint, W.shape[0], n)
     sigma, rows = np.zeros(n), np.zeros(n, dtype=int)
     for j in range(n):
         m = joint == j
@@ -236,6 +291,28 @@ def joint_sigmas(W: np.ndarray, y: np.ndarray, joint: np.ndarray, n: int) -> tup
     return sigma, rows
 
 
+def _rows_of(name: str, y: Any, W: np.ndarray) -> np.ndarray:
+    y = as_array(name, y, ndim=1)
+    if y.shape != (W.shape[0],):
+        raise ValueError(f"{name} must have shape ({W.shape[0]},) (one per row of W), got {y.shape}")
+    return y
+
+
+def _joint_index(name: str, joint: Any, rows: int, n: int) -> np.ndarray:
+    """Joint index of each row: integers in ``[0, n)``, one per row (floats holding integers too)."""
+    a = np.asarray(joint)
+    if a.dtype.kind == "b" or a.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold integer joint indices, got dtype {a.dtype}")
+    if a.shape != (rows,):
+        raise ValueError(f"{name} must have shape ({rows},) (one joint index per row), got {a.shape}")
+    if a.dtype.kind == "f" and (not np.all(np.isfinite(a)) or np.any(a != np.round(a))):
+        raise ValueError(f"{name} must hold integer joint indices, got non-integer values")
+    a = a.astype(int)
+    if rows and (a.min() < 0 or a.max() >= n):
+        raise ValueError(f"{name} must hold indices in [0, {n}), got the range [{a.min()}, {a.max()}]")
+    return a
+
+
 def _relabel(est: Estimate, method: str, **info: Any) -> Estimate:
     return replace(est, method=method, info={**est.info, **info})
 
@@ -252,7 +329,8 @@ def essential_parameters(
     y : numpy.ndarray, shape (rows,)
     names : tuple of str, length k
     ratio : float
-        Stop when ``max(rel_std) < ratio * min(rel_std)``.
+        Stop when ``max(rel_std) < ratio * min(rel_std)``; finite and >= 1 (``ratio = 1``
+        never stops early: the history is then the whole removal path, down to one parameter).
 
     Returns
     -------
@@ -266,7 +344,11 @@ def essential_parameters(
     Raises
     ------
     ValueError
-        A rank-deficient ``W`` (see :func:`robidlib.estimation.ols`).
+        A rank-deficient ``W`` (see :func:`robidlib.estimation.ols`), shapes that do not
+        match, NaN/inf, ``ratio`` not a finite number >= 1 (NaN dropped parameters until one
+        was left, inf kept them all), ``names`` of the wrong length.
+    TypeError
+        Non-numeric ``W``, ``y`` or ``ratio``, ``names`` not strings.
 
     Examples
     --------
@@ -278,6 +360,18 @@ def essential_parameters(
     >>> idx.tolist(), [h["name"] for h in hist]
     ([0, 1], ['c'])
     """
+    W = as_array("W", W, ndim=2)
+    if W.shape[0] == 0 or W.shape[1] == 0:
+        raise ValueError(f"W must have at least one row and one column, got shape {W.shape}")
+    y = _rows_of("y", y, W)
+    if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != W.shape[1]:
+        got = type(names).__name__ if isinstance(names, str) or not hasattr(names, "__len__") else len(names)
+        raise ValueError(f"names must hold {W.shape[1]} names (one per column of W), got {got}")
+    names = check_names("names", names, W.shape[1])
+    ratio = check_positive("ratio", ratio)
+    if ratio < 1:
+        raise ValueError(f"ratio must be >= 1 (a ratio of relative standard deviations; 1 removes down to one "
+                         f"parameter), got {ratio}")
     keep = np.arange(W.shape[1])
     history = []
     while True:
@@ -289,6 +383,13 @@ def essential_parameters(
             return keep, est, tuple(history)
         history.append({"name": names[keep[worst]], "rel_std": float(rel[worst]), "ratio": r})
         keep = np.delete(keep, worst)
+
+
+def _ratio(name: str, value: Any) -> float:
+    r = check_positive(name, value)
+    if not r > 1:
+        raise ValueError(f"{name} must be > 1 (a ratio of relative standard deviations), got {r}")
+    return r
 
 
 def identify(
@@ -326,7 +427,8 @@ def identify(
         ``settings.min_equations_per_parameter`` (the numbers in the message), a
         ``ratio_essential`` not above 1.
     TypeError
-        ``data`` not IdentificationData, ``physical`` not callable.
+        ``data`` not IdentificationData, ``physical`` not callable, ``base`` not
+        BaseParameters, ``ratio_essential`` not a real number.
 
     Examples
     --------
@@ -351,11 +453,12 @@ def identify(
     model = data.model
     if base is None:
         base = model.base_parameters()
-    if not isinstance(base, BaseParameters) or base.n_params != model.p:
-        raise ValueError(f"base must be the BaseParameters of the model's {model.p} columns")
-    ratio = data.settings.ratio_essential if ratio_essential is None else float(ratio_essential)
-    if not ratio > 1:
-        raise ValueError(f"ratio_essential must be > 1, got {ratio}")
+    if not isinstance(base, BaseParameters):
+        raise TypeError(f"base must be a BaseParameters (model.base_parameters()), got {type(base).__name__}")
+    if base.n_params != model.p or tuple(base.names) not in (tuple(model.names), tuple(model.khalil_names)):
+        raise ValueError(f"base must be the BaseParameters of the model's {model.p} columns {model.names[:2]}..., "
+                         f"got {base.n_params} named {tuple(base.names)[:2]}...")
+    ratio = data.settings.ratio_essential if ratio_essential is None else _ratio("ratio_essential", ratio_essential)
     names = base.base_names
     timings: dict[str, float] = {}
 
@@ -469,11 +572,13 @@ def physical_estimator(
     Raises
     ------
     ValueError
-        Bad options (negative ``reg`` or ``margin``, unknown ``consistency``); at call time
-        what ``physical_ls`` raises (unknown names in ``bounds``, an infeasible problem).
+        Bad options (negative ``reg``, ``margin`` or ``min_mass``, unknown ``consistency`` or
+        ``solver``, bounds that are not ``(lower, upper)`` pairs); at call time what
+        ``physical_ls`` raises (unknown names in ``bounds``, an infeasible problem).
     TypeError
-        Non-bool ``drives_nonnegative``, ``bounds`` not a mapping; a hook called with
-        something other than a :class:`PhysicalProblem`.
+        Non-bool ``drives_nonnegative``, ``bounds`` or ``solver_options`` not a mapping,
+        non-numeric ``min_mass``; a hook called with something other than a
+        :class:`PhysicalProblem`.
     ImportError
         At call time, when cvxpy or Clarabel is missing (``physical_ls``'s message).
 
@@ -505,6 +610,9 @@ def physical_estimator(
     if bounds is not None and not isinstance(bounds, Mapping):
         raise TypeError(f"bounds must be a mapping name -> (lower, upper), got {type(bounds).__name__}")
     user_bounds = dict(bounds or {})
+    from ..estimation.physical import _check_options
+
+    _check_options(min_mass=min_mass, bounds=user_bounds, solver=solver, solver_options=solver_options)
 
     def hook(problem: PhysicalProblem) -> Estimate:
         if not isinstance(problem, PhysicalProblem):

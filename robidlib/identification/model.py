@@ -13,6 +13,8 @@ are linear in one parameter vector ``x`` (Khalil and Dombre's drive model)::
 the current or torque signal. For an uncoupled motor the motor terms coincide with the joint
 terms, so only coupled motors get their own columns; on the TX40 these are motor 6's
 ``IAM6, FVM6, FSM6``, acting on ``qdd5 + qdd6`` and ``qd5 + qd6`` in joints 5 and 6.
+On measured velocities the sign becomes its expectation under the velocity noise
+(``velocity_noise`` of :meth:`DriveModel.regressor`), so that round-off never decides it.
 
 Column order (the parameter vector): the ``10 n`` standard parameters of the GUIDE
 (``m1, mx1, ..., Iyz6``), then per joint ``fv_j, fc_j, off_j``, then ``Ia_1 ... Ia_n``, then per
@@ -26,9 +28,10 @@ from __future__ import annotations
 from typing import Sequence
 
 import numpy as np
+import scipy.special
 from numpy.typing import ArrayLike
 
-from .._validate import as_array, check_positive, check_rng
+from .._validate import as_array, check_int, check_positive, check_rng
 from ..base import BaseParameters, base_parameters, random_states
 from ..regressor import regressor as _rigid_regressor
 from ..robot import SerialRobot
@@ -71,6 +74,32 @@ def khalil_name(name: str) -> str:
     if not digits or stem not in _KHALIL:
         raise ValueError(f"unknown parameter name {name!r}; expected e.g. 'm1', 'Izz2', 'fv3', 'Ia4' or 'Iam6'")
     return _KHALIL[stem] + digits
+
+
+def _velocity_noise(velocity_noise: ArrayLike, n: int) -> np.ndarray:
+    """``velocity_noise`` as an array (n,) of finite, non-negative standard deviations."""
+    if np.ndim(velocity_noise) == 0:
+        s = np.full(n, float(as_array("velocity_noise", velocity_noise)))
+    else:
+        s = as_array("velocity_noise", velocity_noise, shape=(n,))
+    if np.any(s < 0):
+        raise ValueError(f"velocity_noise must be >= 0 (a standard deviation, rad/s or m/s), got {s.tolist()}")
+    return s
+
+
+def _coulomb_sign(v: np.ndarray, noise: np.ndarray | float) -> np.ndarray:
+    """``erf(v / (sqrt(2) noise))`` where ``noise > 0``, ``sign(v)`` where it is 0.
+
+    With Gaussian noise of standard deviation ``noise`` on a measured velocity ``v`` (and no
+    preference for either sign), the true velocity is positive with probability
+    ``Phi(v / noise)``, so its expected sign is ``2 Phi(v / noise) - 1 = erf(v / (sqrt(2) noise))``.
+
+    >>> _coulomb_sign(np.array([3e-3, -1e-12, 0.0, -1e-3]), 1e-3).round(4).tolist()
+    [0.9973, -0.0, 0.0, -0.6827]
+    """
+    noise = np.asarray(noise, dtype=float)
+    scale = np.sqrt(2.0) * np.where(noise > 0, noise, 1.0)
+    return np.where(noise > 0, scipy.special.erf(v / scale), np.sign(v))
 
 
 class DriveModel:
@@ -216,12 +245,23 @@ class DriveModel:
             S[np.ix_(rows, self.blocks["coupled"][m * c: m * c + m])] = True
         return S
 
-    def regressor(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:
+    def regressor(
+        self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, *, velocity_noise: ArrayLike = 0.0
+    ) -> np.ndarray:
         """The model's regressor: ``regressor(q, qd, qdd) @ x`` is the joint torque.
 
         Parameters
         ----------
         q, qd, qdd : array_like, shape (N, n) or (n,)
+        velocity_noise : float or array_like, shape (n,), default 0
+            Standard deviation ``s`` (rad/s or m/s) of the noise of measured velocities. The
+            Coulomb columns are then ``erf(v / (sqrt(2) s))`` instead of ``sign(v)``: the
+            expected sign of the true velocity given the measured ``v`` and Gaussian noise
+            (equal to the sign beyond ``3 s``, continuous through zero, so that round-off
+            cannot flip it at a joint at rest). Joint ``j``'s velocity uses ``s[j]``, a
+            coupled motor ``k``'s velocity ``r_k . qd`` (in joint-``k`` units) ``s[k]``.
+            0 gives the exact sign (``sign(0) = 0``), for exact velocities;
+            :func:`~robidlib.identification.preprocess.prepare` measures ``s`` on the record.
 
         Returns
         -------
@@ -230,7 +270,8 @@ class DriveModel:
         Raises
         ------
         ValueError
-            Shapes that do not match each other or the robot, NaN/inf.
+            Shapes that do not match each other or the robot, NaN/inf, a negative
+            ``velocity_noise`` or one of the wrong shape.
 
         Examples
         --------
@@ -240,8 +281,12 @@ class DriveModel:
         >>> Y = model.regressor(np.zeros(2), [1.0, -2.0], [0.5, 0.0])
         >>> Y.shape, float(Y[1, model.names.index("fc2")]), float(Y[0, model.names.index("Ia1")])
         ((2, 28), -1.0, 0.5)
+        >>> Y = model.regressor(np.zeros(2), [1.0, -1e-12], np.zeros(2), velocity_noise=1e-3)
+        >>> float(Y[0, model.names.index("fc1")]), bool(abs(Y[1, model.names.index("fc2")]) < 1e-6)
+        (1.0, True)
         """
         Yr = _rigid_regressor(self.robot, q, qd, qdd)          # validates the shapes
+        noise = _velocity_noise(velocity_noise, self.n)
         single = Yr.ndim == 2
         Yr = Yr[None] if single else Yr
         qd2 = np.atleast_2d(np.asarray(qd, dtype=float))
@@ -249,7 +294,7 @@ class DriveModel:
         N, n = qd2.shape
         Y = np.zeros((N, n, self.p))
         Y[:, :, : 10 * n] = Yr
-        cols = {"fv": qd2, "fc": np.sign(qd2), "off": np.ones_like(qd2)}
+        cols = {"fv": qd2, "fc": _coulomb_sign(qd2, noise), "off": np.ones_like(qd2)}
         k = len(self._per_joint)
         idx = np.arange(n)
         for c, stem in enumerate(self._per_joint):
@@ -260,7 +305,7 @@ class DriveModel:
         for c, motor in enumerate(self.coupled_indices):
             r = self.transmission.motor_rows[motor]
             v, a = qd2 @ r, qdd2 @ r
-            values = {"Iam": a, "fvm": v, "fcm": np.sign(v)}
+            values = {"Iam": a, "fvm": v, "fcm": _coulomb_sign(v, noise[motor])}
             for t, stem in enumerate(self._motor_terms):
                 Y[:, :, self.blocks["coupled"][m * c + t]] = values[stem][:, None] * r
         return Y[0] if single else Y
@@ -367,7 +412,9 @@ class DriveModel:
         Raises
         ------
         ValueError
-            A non-positive number of samples, an ``rtol`` outside ``(0, 1)``.
+            A number of samples outside ``[1, 1e7]``, an ``rtol`` outside ``(0, 1)``.
+        TypeError
+            ``samples`` not an int, ``rng`` neither a Generator nor an int.
 
         Examples
         --------
@@ -376,8 +423,7 @@ class DriveModel:
         >>> bp.rank, bp.base_names[:3]
         (13, ('MX1R', 'MY1', 'ZZ1R'))
         """
-        if samples is None:
-            samples = max(50, 2 * self.p)
+        samples = max(50, 2 * self.p) if samples is None else check_int("samples", samples, 1, 10**7)
         tol = None
         if rtol is not None:
             rtol = check_positive("rtol", rtol)

@@ -34,6 +34,20 @@ joint torques (:class:`FullRate`), on which the held-out metric
 settings. :func:`split` cuts the decimated record in time into a fitting and a validation
 part, :func:`blocked_folds` into the blocks of a k-fold cross-validation, and
 :func:`concatenate` stacks several records or segments into one data set.
+
+The Coulomb columns take the sign of a *measured* velocity. A joint at rest has a filtered
+velocity below 1e-9 rad/s, pure round-off; its sign flips with any change of a filter's
+arithmetic (1e-14 in a scipy release), and the decimation filter carries the flips into the
+kept equations (on the TX40 up to 1e-2 of the estimates' standard deviations). So the
+columns are the *expected* sign given the velocity noise, ``erf(qd / (sqrt(2) s))``
+(:meth:`DriveModel.regressor`), with ``s`` measured on the record (``velocity_noise``): the
+positions' content above the cut-off, ``q - lowpass(q)``, is taken as white noise of the
+same RMS and passed through the filter and the differentiator (measured velocities: their
+own content above the cut-off, through the filter). On the TX40 that content is
+on joints 1 to 4 the quantisation of its positions, written with five significant digits
+(steps of 1e-3 rad at the motors, 1e-2 rad beyond 100 rad), and more on joints 5 and 6;
+``s`` is 5e-4 to 2.4e-3 rad/s at 100 Hz, far above round-off and 35 to 95 times below the
+velocity thresholds.
 """
 
 from __future__ import annotations
@@ -48,7 +62,7 @@ import numpy as np
 import scipy.signal
 from numpy.typing import ArrayLike
 
-from .._validate import as_array, check_choice, check_positive
+from .._validate import as_array, check_choice, check_fields, check_flag, check_positive
 from ..signals import differentiate, lowpass
 from .model import DriveModel
 
@@ -56,6 +70,7 @@ __all__ = ["Settings", "IdentificationData", "FullRate", "prepare", "parallel_de
            "blocked_folds", "concatenate", "decimation_factors", "motion_bandwidth"]
 
 _CHUNK = 4096   # samples per regressor evaluation in prepare
+_MAX_ORDER = 20  # highest Butterworth order of the position filter
 
 #: Seconds at both ends of a record that the held-out metric leaves out (fixed: the start-up
 #: transient of a zero-phase filter at 10 Hz or more has decayed by then).
@@ -112,12 +127,20 @@ class Settings:
         :func:`~robidlib.identification.estimate.identify` refuses data with fewer fitted
         equations per base parameter (the statistics of least squares need many more
         equations than unknowns; a decimation that leaves too few is a setting mistake).
+    velocity_noise : float or numpy.ndarray, shape (n,), optional
+        Standard deviation of the noise of the filtered joint velocities, rad/s (or m/s):
+        the Coulomb columns are ``erf(qd / (sqrt(2) velocity_noise))``, the expected sign
+        (:meth:`DriveModel.regressor`); 0 gives the exact ``sign(qd)`` (noise-free data).
+        Default (None): measured on the record by :func:`prepare` (never below the noise of
+        a resolution of ``2 pi / 2**32`` rad, a 32-bit count per turn, finer than any
+        encoder); the value used is in the returned data's ``settings``.
 
     Raises
     ------
     ValueError
         Non-positive or non-finite values, a cut-off at or above the Nyquist frequency, a
-        decimation factor outside ``[2, 13]``, negative thresholds.
+        decimation factor outside ``[2, 13]``, a ``filter_order`` above 20, negative or empty
+        thresholds, empty offsets, negative velocity noise.
     TypeError
         Integers given as floats (``trim``, ``filter_order``, ``decimation``).
 
@@ -141,6 +164,7 @@ class Settings:
     joint_offsets: np.ndarray | None = None
     window: tuple[float, float] | None = None
     min_equations_per_parameter: float = 10.0
+    velocity_noise: float | np.ndarray | None = None
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -155,6 +179,9 @@ class Settings:
                 f"cutoff must be below the Nyquist frequency 1/(2 ts) = {0.5 / self.ts:g} Hz, got {self.cutoff:g} Hz"
             )
         set_(self, "filter_order", _int("filter_order", self.filter_order, 1))
+        if self.filter_order > _MAX_ORDER:
+            raise ValueError(f"filter_order must be <= {_MAX_ORDER} (a Butterworth filter of higher order is not "
+                             f"stable in floating point), got {self.filter_order}")
         if self.trim is not None:
             set_(self, "trim", _int("trim", self.trim, 0))
         if isinstance(self.decimation, (numbers.Integral, str)):
@@ -170,10 +197,18 @@ class Settings:
             value = getattr(self, name)
             if value is not None:
                 arr = as_array(name, value, ndim=1).copy()
+                if arr.size == 0:
+                    raise ValueError(f"{name} must hold one value per joint, got an empty array")
                 if name == "velocity_threshold" and np.any(arr < 0):
                     raise ValueError(f"velocity_threshold must be >= 0, got {arr.tolist()}")
                 arr.setflags(write=False)
                 set_(self, name, arr)
+        if self.velocity_noise is not None:
+            noise = as_array("velocity_noise", self.velocity_noise, ndim=(0, 1)).copy()
+            if np.any(noise < 0):
+                raise ValueError(f"velocity_noise must be >= 0 (a standard deviation, rad/s), got {noise.tolist()}")
+            noise.setflags(write=False)
+            set_(self, "velocity_noise", float(noise) if noise.ndim == 0 else noise)
         if self.window is not None:
             w = as_array("window", self.window, shape=(2,))
             if not w[0] < w[1]:
@@ -445,6 +480,12 @@ class IdentificationData:
     full : FullRate or None
         The full-rate motion and unfiltered torques of the same samples (None for data made
         by hand); :func:`~robidlib.identification.validate.heldout_error` needs it.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape (the model's joints and columns), NaN/inf, ``keep``
+        not a bool array.
     """
 
     t: np.ndarray
@@ -458,6 +499,20 @@ class IdentificationData:
     settings: Settings = field(repr=False)
     timings: dict = field(default_factory=dict, repr=False)
     full: FullRate | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.model, DriveModel):
+            raise TypeError(f"model must be a DriveModel, got {type(self.model).__name__}")
+        if not isinstance(self.settings, Settings):
+            raise TypeError(f"settings must be Settings, got {type(self.settings).__name__}")
+        if not isinstance(self.timings, dict):
+            raise TypeError(f"timings must be a dict, got {type(self.timings).__name__}")
+        n, p = self.model.n, self.model.p
+        j = ("M", n)
+        check_fields(self, t=("M",), q=j, qd=j, qdd=j, tau=j, Y=("M", n, p))
+        keep = np.asarray(self.keep)
+        if keep.dtype != bool or keep.shape != self.t.shape + (n,):
+            raise TypeError(f"keep must be a bool array of shape {self.t.shape + (n,)}, got {keep.dtype} {keep.shape}")
 
     @property
     def n_samples(self) -> int:
@@ -485,7 +540,10 @@ class IdentificationData:
         ------
         ValueError
             Column indices out of range, or no equation left.
+        TypeError
+            ``use_keep`` not a bool.
         """
+        use_keep = check_flag("use_keep", use_keep)
         Y = self.Y
         if columns is not None:
             idx = np.asarray(columns)
@@ -514,13 +572,19 @@ class IdentificationData:
         Raises
         ------
         ValueError
-            A mask of the wrong length or no sample selected.
+            A mask of the wrong length, indices out of range, or no sample selected.
+        TypeError
+            ``samples`` neither a boolean mask nor integer indices.
         """
         s = np.asarray(samples)
-        if s.dtype == bool and s.shape != self.t.shape:
-            raise ValueError(f"samples mask must have shape {self.t.shape}, got {s.shape}")
-        if s.dtype != bool and (s.ndim != 1 or (s.size and s.dtype.kind not in "iu")):
-            raise ValueError(f"samples must be a boolean mask or 1-D integer indices, got {s.dtype} {s.shape}")
+        if s.dtype == bool:
+            if s.shape != self.t.shape:
+                raise ValueError(f"samples mask must have shape {self.t.shape}, got {s.shape}")
+        elif s.dtype.kind not in "iu" or s.ndim != 1:
+            raise TypeError(f"samples must be a boolean mask or a 1-D array of integer indices, got {s.dtype} "
+                            f"of shape {s.shape}")
+        elif s.size and (s.min() < -self.n_samples or s.max() >= self.n_samples):
+            raise ValueError(f"samples must be indices in [0, {self.n_samples}), got the range [{s.min()}, {s.max()}]")
         t = self.t[s]
         if t.size == 0:
             raise ValueError("samples selects no sample")
@@ -576,6 +640,8 @@ def parallel_decimate(x: ArrayLike, factors: Sequence[int]) -> np.ndarray:
     ------
     ValueError
         NaN/inf, factors out of range, too few samples for the filter's padding.
+    TypeError
+        Non-numeric ``x``, ``factors`` not a sequence of ints.
 
     Examples
     --------
@@ -589,14 +655,17 @@ def parallel_decimate(x: ArrayLike, factors: Sequence[int]) -> np.ndarray:
     x = as_array("x", x)
     if x.ndim == 0 or x.shape[0] == 0:
         raise ValueError(f"x must hold samples along axis 0, got shape {x.shape}")
+    if isinstance(factors, (str, bytes)) or not hasattr(factors, "__iter__"):
+        raise TypeError(f"factors must be a sequence of ints such as (10, 10), got {type(factors).__name__}")
+    factors = [_int("factors entry", f, 2) for f in factors]
     out = x
-    for f in factors:
-        f = _int("decimation factor", f, 2)
+    for k, f in enumerate(factors):
         if f > 13:
-            raise ValueError(f"decimation factors must be <= 13, got {f}")
+            raise ValueError(f"factors must be <= 13, got {f}")
         need = 3 * 9 + 1   # filtfilt pads 3 * 9 samples (9 coefficients of the order-8 filter)
         if out.shape[0] < need:
-            raise ValueError(f"x has {out.shape[0]} samples at a decimation stage; at least {need} are needed")
+            raise ValueError(f"x has {out.shape[0]} samples at decimation stage {k + 1} of factors {factors}; at "
+                             f"least {need} are needed")
         out = scipy.signal.decimate(out, f, ftype="iir", zero_phase=True, axis=0)
     return np.array(out, copy=True) if out is x else out
 
@@ -708,6 +777,11 @@ def prepare(
     thr = 0.01 * model.robot.qd_limits if settings.velocity_threshold is None else settings.velocity_threshold
     if thr.shape != (n,):
         raise ValueError(f"settings.velocity_threshold must have shape ({n},), got {thr.shape}")
+    noise = settings.velocity_noise
+    if noise is not None:
+        noise = np.full(n, noise) if np.ndim(noise) == 0 else np.array(noise)
+        if noise.shape != (n,):
+            raise ValueError(f"settings.velocity_noise must be a float or have shape ({n},), got {noise.shape}")
     trim = settings.trim_samples
     if N <= 2 * trim + 3:
         raise ValueError(f"the record has {N} samples, too few to trim {trim} at each end")
@@ -715,12 +789,17 @@ def prepare(
     timings: dict[str, float] = {}
     tic = time.perf_counter()
     tr = model.transmission
-    q = tr.joint_positions(q_motor)
-    q = lowpass(q, settings.cutoff, settings.fs, order=settings.filter_order) + offsets
+    q_raw = tr.joint_positions(q_motor)
+    q = lowpass(q_raw, settings.cutoff, settings.fs, order=settings.filter_order)
     if qd_motor is None:
+        above = q_raw - q                    # the positions' content above the cut-off
+        q = q + offsets
         qd = differentiate(q, settings.ts)
     else:
-        qd = lowpass(tr.joint_positions(qd_motor), settings.cutoff, settings.fs, order=settings.filter_order)
+        qd_raw = tr.joint_positions(qd_motor)
+        q = q + offsets
+        qd = lowpass(qd_raw, settings.cutoff, settings.fs, order=settings.filter_order)
+        above = qd_raw - qd                  # the measured velocities' content above the cut-off
     qdd = differentiate(qd, settings.ts)
     tau = tr.joint_torques(signal)
     inside = np.ones(N, dtype=bool)
@@ -742,6 +821,9 @@ def prepare(
     full = FullRate(t=t[win], q=q[win], qd=qd[win], qdd=qdd[win], tau=tau[win], nearest=nearest,
                     run=np.zeros(win.size, dtype=int), fs=settings.fs, edge=edge)
     t, q, qd, qdd, tau = t[sl], q[sl], qd[sl], qdd[sl], tau[sl]
+    if noise is None:
+        noise = _record_velocity_noise(above[sl], settings, measured=qd_motor is not None)
+    noise.setflags(write=False)
     timings["filter"] = time.perf_counter() - tic
     if f and q.shape[0] >= 64:
         band = motion_bandwidth(q, settings.fs)
@@ -761,7 +843,7 @@ def prepare(
     Z = np.empty((t.size, rows.size))
     for start in range(0, t.size, _CHUNK):
         c = slice(start, start + _CHUNK)
-        Z[c] = model.regressor(q[c], qd[c], qdd[c])[:, rows, cols]
+        Z[c] = model.regressor(q[c], qd[c], qdd[c], velocity_noise=noise)[:, rows, cols]
     timings["regressor"] = time.perf_counter() - tic
 
     tic = time.perf_counter()
@@ -775,7 +857,43 @@ def prepare(
     timings["decimate"] = time.perf_counter() - tic
     keep = np.abs(qd_d) >= thr
     return IdentificationData(t=t_d, q=q_d, qd=qd_d, qdd=qdd_d, tau=tau_d, Y=Yd, keep=keep, model=model,
-                              settings=settings, timings=timings, full=full)
+                              settings=replace(settings, velocity_noise=noise), timings=timings, full=full)
+
+
+#: Finest position resolution assumed of any record: a 32-bit count per turn, rad (or m).
+_FINEST_RESOLUTION = 2.0 * np.pi / 2.0**32
+
+
+def _velocity_noise_gain(settings: Settings, measured: bool = False) -> float:
+    """RMS velocity (1/s) that unit-variance white noise on the positions leaves in ``prepare``.
+
+    The norm of the impulse response of :func:`~robidlib.signals.lowpass` followed by
+    :func:`~robidlib.signals.differentiate` as :func:`prepare` applies them (64.7 /s at
+    100 Hz and 5 kHz); ``measured``: of the low-pass filter alone (unit-variance white noise
+    on measured velocities, dimensionless).
+    """
+    m = int(np.ceil(20.0 * settings.fs / settings.cutoff))     # the response has died out by then
+    x = np.zeros(2 * m + 1)
+    x[m] = 1.0
+    h = lowpass(x, settings.cutoff, settings.fs, order=settings.filter_order)
+    if not measured:
+        h = differentiate(h, settings.ts)
+    return float(np.sqrt(np.sum(h**2)))
+
+
+def _record_velocity_noise(above: np.ndarray, settings: Settings, measured: bool = False) -> np.ndarray:
+    """Standard deviation of the velocity noise per joint, from a record.
+
+    ``above`` (N, n) is what the position filter removed, ``q - lowpass(q)``: encoder and
+    recording resolution, and whatever else lies above the cut-off. Taken as white noise of
+    the same RMS (never below that of a uniform quantisation by :data:`_FINEST_RESOLUTION`),
+    the filter and the differentiator leave ``rms * gain`` of it in the velocities.
+    """
+    rms = np.sqrt(np.mean(above**2, axis=0))
+    if measured:                         # measured velocities: their own content above the cut-off
+        return rms * _velocity_noise_gain(settings, measured=True)
+    rms = np.maximum(rms, _FINEST_RESOLUTION / np.sqrt(12.0))
+    return rms * _velocity_noise_gain(settings)
 
 
 def split(data: IdentificationData, fraction: float = 0.7, guard: float = 0.1, *,

@@ -19,13 +19,15 @@ Two measures, for two purposes:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.signal
 
-from .._validate import as_array, check_choice, check_flag, check_positive
+from .._validate import (as_array, check_choice, check_fields, check_flag, check_int, check_names,
+                         check_positive)
 from ..base import BaseParameters
-from .estimate import IdentificationResult, identify
+from .estimate import _ESTIMATES, IdentificationResult, identify
 from .metric import TorqueError, _errors, torque_error
 from .preprocess import METRIC_EDGE, FullRate, IdentificationData
 
@@ -53,6 +55,8 @@ def relative_errors(observed: np.ndarray, predicted: np.ndarray, mask: np.ndarra
     ------
     ValueError
         Shapes that differ, NaN/inf, a joint with no entry or zero torque.
+    TypeError
+        Non-numeric ``observed``/``predicted``, a ``mask`` that is not boolean.
 
     Examples
     --------
@@ -63,10 +67,10 @@ def relative_errors(observed: np.ndarray, predicted: np.ndarray, mask: np.ndarra
     ([0.1, 0.1], 0.1)
     """
     o = as_array("observed", observed, ndim=2)
-    p = as_array("predicted", predicted, shape=o.shape)
-    m = np.ones(o.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-    if m.shape != o.shape:
-        raise ValueError(f"mask must have shape {o.shape}, got {m.shape}")
+    p = as_array("predicted", predicted, ndim=2)
+    if p.shape != o.shape:
+        raise ValueError(f"predicted must have the shape of observed {o.shape}, got {p.shape}")
+    m = np.ones(o.shape, dtype=bool) if mask is None else _mask("mask", mask, o.shape)
     e2 = np.where(m, (o - p) ** 2, 0.0).sum(axis=0)
     o2 = np.where(m, o**2, 0.0).sum(axis=0)
     if np.any(o2 == 0):
@@ -95,7 +99,10 @@ def residual_spectrum(residual: np.ndarray, fs: float, nperseg: int | None = Non
     Raises
     ------
     ValueError
-        NaN/inf, fewer than 8 samples, a non-positive ``fs``.
+        NaN/inf, fewer than 8 samples, a non-positive ``fs``, ``nperseg`` outside
+        ``[2, M]``.
+    TypeError
+        Non-numeric ``residual`` or ``fs``, a non-integer ``nperseg``.
 
     Examples
     --------
@@ -108,10 +115,19 @@ def residual_spectrum(residual: np.ndarray, fs: float, nperseg: int | None = Non
     r = as_array("residual", residual, ndim=2)
     if r.shape[0] < 8:
         raise ValueError(f"residual needs at least 8 samples, got {r.shape[0]}")
-    if not np.isfinite(fs) or fs <= 0:
-        raise ValueError(f"fs must be a positive frequency, got {fs}")
-    seg = min(r.shape[0], 128) if nperseg is None else int(nperseg)
+    fs = check_positive("fs", fs)
+    seg = min(r.shape[0], 128) if nperseg is None else check_int("nperseg", nperseg, 2, r.shape[0])
     return scipy.signal.welch(r, fs=fs, nperseg=seg, axis=0)
+
+
+def _mask(name: str, mask: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """A boolean mask of ``shape`` (numbers are not masks: 0.5 would be True)."""
+    m = np.asarray(mask)
+    if m.dtype != bool:
+        raise TypeError(f"{name} must be an array of bools, got dtype {m.dtype}")
+    if m.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}, got {m.shape}")
+    return m
 
 
 @dataclass(frozen=True, eq=False)
@@ -136,6 +152,12 @@ class Validation:
     t : numpy.ndarray, shape (M,)
     kept_only : bool
         True when the errors are over the kept equations only (``use_keep=True``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Fields of the wrong type or shape (one entry per method in each dict), ``keep`` not
+        a bool array of the shape of ``observed``.
     """
 
     methods: tuple
@@ -148,12 +170,40 @@ class Validation:
     t: np.ndarray
     kept_only: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "methods", check_names("methods", self.methods))
+        for name in ("per_joint", "overall", "rms", "predicted"):
+            d = getattr(self, name)
+            if not isinstance(d, dict) or set(d) != set(self.methods):
+                got = sorted(d) if isinstance(d, dict) else type(d).__name__
+                raise TypeError(f"{name} must be a dict with one entry per method {list(self.methods)}, got {got}")
+        dims = check_fields(self, observed=("M", "n"), t=("M",))
+        if np.shape(self.keep) != (dims["M"], dims["n"]):
+            raise ValueError(f"keep must have the shape of observed {(dims['M'], dims['n'])}, got {np.shape(self.keep)}")
+        _mask("keep", self.keep, (dims["M"], dims["n"]))
+
     def residual(self, method: str = "wls") -> np.ndarray:
-        """``observed - predicted[method]``, shape (M, n)."""
+        """``observed - predicted[method]``, shape (M, n).
+
+        Raises
+        ------
+        ValueError
+            ``method`` is not one of :attr:`methods`.
+        """
+        check_choice("method", method, self.methods)
         return self.observed - self.predicted[method]
 
     def spectrum(self, method: str = "wls", fs: float | None = None, nperseg: int | None = None):
-        """Welch spectrum of the residual of ``method`` (default rate: from ``t``)."""
+        """Welch spectrum of the residual of ``method`` (default rate: from ``t``).
+
+        Returns ``(f, psd)`` as :func:`residual_spectrum`.
+
+        Raises
+        ------
+        ValueError
+            ``method`` is not one of :attr:`methods`, a bad ``fs`` or ``nperseg``.
+        """
+        check_choice("method", method, self.methods)
         if fs is None:
             fs = 1.0 / float(np.median(np.diff(self.t)))
         return residual_spectrum(self.residual(method), fs, nperseg)
@@ -192,12 +242,16 @@ def validate(
     ValueError
         Unknown method, data of another model.
     TypeError
-        Wrong argument types.
+        Wrong argument types (``methods`` not a sequence of names, ``use_keep`` not a bool).
     """
     if not isinstance(result, IdentificationResult):
         raise TypeError(f"result must be an IdentificationResult, got {type(result).__name__}")
     if not isinstance(data, IdentificationData):
         raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
+    methods = check_names("methods", methods)
+    for m in methods:
+        if m not in _ESTIMATES:
+            raise ValueError(f"unknown estimate {m!r} in methods; expected some of {', '.join(map(repr, _ESTIMATES))}")
     use_keep = check_flag("use_keep", use_keep)
     mask = data.keep if use_keep else np.ones_like(data.keep)
     per, tot, rms, pred = {}, {}, {}, {}

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import as_array, check_nonnegative, check_positive, check_text
+from .._validate import as_array, check_nonnegative, check_positive, check_text, check_tolerance
 
 __all__ = [
     "GROUND",
@@ -375,7 +375,8 @@ def full_to_reduced(q_full: Any, tol: float = 1e-8) -> np.ndarray:
     ----------
     q_full : array_like, shape (..., 12)
     tol : float, default 1e-8
-        Largest accepted ``|w - u x v|``; the check makes sure nothing is silently lost.
+        Largest accepted ``|w - u x v|``; the check makes sure nothing is silently lost. At
+        least ``2.2e-14`` (100 ulps: round-off cannot meet a smaller one).
 
     Returns
     -------
@@ -384,8 +385,8 @@ def full_to_reduced(q_full: Any, tol: float = 1e-8) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the shape is wrong or ``w`` differs from ``u x v`` by more than ``tol`` (for example
-        a left-handed frame).
+        If the shape is wrong, ``w`` differs from ``u x v`` by more than ``tol`` (for example
+        a left-handed frame), or ``tol`` is below round-off.
 
     Examples
     --------
@@ -393,7 +394,7 @@ def full_to_reduced(q_full: Any, tol: float = 1e-8) -> np.ndarray:
     (9,)
     """
     q12 = _last_dim("q_full", q_full, 12)
-    tol = check_positive("tol", tol)
+    tol = check_tolerance("tol", tol)
     err = np.abs(q12[..., 9:12] - np.cross(q12[..., 3:6], q12[..., 6:9])).max(initial=0.0)
     if err > tol:
         raise ValueError(f"q_full has w != u x v (max difference {err:.3g} > tol={tol:g}); "
@@ -438,7 +439,7 @@ def check_body_vectors(q_body: Any, name: str = "q_body", tol: float = 1e-6) -> 
     name : str
         Name used in error messages (for example the body name).
     tol : float, default 1e-6
-        Tolerance on ``| |u| - 1 |``, ``|u . v|`` etc.
+        Tolerance on ``| |u| - 1 |``, ``|u . v|`` etc.; at least ``2.2e-14`` (round-off).
 
     Returns
     -------
@@ -449,7 +450,7 @@ def check_body_vectors(q_body: Any, name: str = "q_body", tol: float = 1e-6) -> 
     ------
     ValueError
         If a vector is not unit length, two vectors are not orthogonal (collinear vectors are
-        reported as such), or the frame is left-handed.
+        reported as such), the frame is left-handed, or ``tol`` is below round-off.
 
     Examples
     --------
@@ -461,7 +462,7 @@ def check_body_vectors(q_body: Any, name: str = "q_body", tol: float = 1e-6) -> 
     """
     check_text("name", name)
     q = _last_dim(name, q_body, 12)
-    tol = check_positive("tol", tol)
+    tol = check_tolerance("tol", tol)
     vecs = {"u": q[..., 3:6], "v": q[..., 6:9], "w": q[..., 9:12]}
     for key, vec in vecs.items():
         err = np.abs(np.linalg.norm(vec, axis=-1) - 1.0).max(initial=0.0)
@@ -493,7 +494,7 @@ def body_coordinates(origin: Any, rotation: Any, tol: float = 1e-9) -> np.ndarra
     rotation : array_like, shape (..., 3, 3)
         Rotation matrix whose columns are ``u, v, w`` in global coordinates.
     tol : float, default 1e-9
-        Tolerance of the orthonormality check.
+        Tolerance of the orthonormality check; at least ``2.2e-14`` (round-off).
 
     Returns
     -------

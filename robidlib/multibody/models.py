@@ -504,9 +504,11 @@ def open_chain(name: str, links: Sequence[Link], gravity: Any = (0.0, 0.0, -9.81
     na = len(links)
     amp = np.tile([0.5, 0.2], (na, 1)) if amplitudes is None else as_array("amplitudes", amplitudes, ndim=2)
     freq = np.full(na, 0.5) if frequencies is None else as_array("frequencies", frequencies, shape=(na,))
-    ph = np.zeros_like(amp) if phases is None else as_array("phases", phases, shape=amp.shape)
     if amp.shape[0] != na:
-        raise ValueError(f"amplitudes must have shape ({na}, H), got {amp.shape}")
+        raise ValueError(f"amplitudes must have shape ({na}, H) (one row per link), got {amp.shape}")
+    ph = np.zeros_like(amp) if phases is None else as_array("phases", phases, ndim=2)
+    if ph.shape != amp.shape:
+        raise ValueError(f"phases must have the shape of amplitudes, {amp.shape}, got {ph.shape}")
     if np.abs(amp).sum(axis=1).max() >= np.pi / 2:
         raise ValueError("amplitudes: sum of |A| per joint must stay below pi/2 so that theta = "
                          f"phi + pi/2 stays in (0, pi), got {np.abs(amp).sum(axis=1).max():.3g}")

@@ -166,6 +166,8 @@ def _tracking_data(system: MultibodySystem, markers: Any, vectors: Any, what: st
         nv = len(system.vectors)
         parts.append(_frames(f"vector{what}", vectors, nv).reshape(-1, 3 * nv))
         jacs.append(system.vector_tracking.jacobian(None))
+    elif vectors is not None:
+        raise ValueError(f"vector{what} were given but the system tracks no vectors; expected None")
     if not parts:
         raise ValueError("the system has neither markers nor tracked vectors to follow")
     if len({p.shape[0] for p in parts}) != 1:
@@ -248,7 +250,9 @@ def pose_from_markers(system: MultibodySystem, markers: Any) -> np.ndarray:
     Raises
     ------
     ValueError
-        If a body has fewer than three non-collinear markers, or the shape is wrong.
+        If a body has fewer than three non-collinear markers, its measured markers coincide
+        or are collinear in a frame (the orientation is then undetermined), or the shape is
+        wrong.
 
     Examples
     --------
@@ -270,11 +274,18 @@ def pose_from_markers(system: MultibodySystem, markers: Any) -> np.ndarray:
         idx = [k for k, m in enumerate(system.markers) if m.body == b]
         local = np.array([system.markers[k].local for k in idx]).reshape(-1, 3)
         lc = local - local.mean(axis=0) if len(idx) else local
-        if len(idx) < 3 or np.linalg.svd(lc, compute_uv=False)[1] < 1e-6:
+        s_local = np.linalg.svd(lc, compute_uv=False) if len(idx) else np.zeros(1)
+        if len(idx) < 3 or s_local[1] < 1e-6:
             raise ValueError(f"body {b!r} has {len(idx)} marker(s); at least 3 non-collinear "
                              "markers are needed to estimate its pose; pass q0 instead")
         meas = X[:, idx]
         mc = meas - meas.mean(axis=1, keepdims=True)
+        s_meas = np.linalg.svd(mc, compute_uv=False)                     # (N, 3)
+        flat = np.flatnonzero(s_meas[:, 1] <= 1e-6 * s_local[0])
+        if flat.size:
+            raise ValueError(f"markers of body {b!r} coincide or are collinear in frame {int(flat[0])} "
+                             f"({flat.size} frame(s)): its orientation is undetermined; expected markers spread "
+                             "like the model's (check the measurement or pass q0 to a solver)")
         H = np.einsum("ki,nkj->nij", lc, mc)                            # (N, 3, 3)
         U, _, Vt = np.linalg.svd(H)
         d = np.sign(np.linalg.det(np.swapaxes(Vt, 1, 2) @ np.swapaxes(U, 1, 2)))

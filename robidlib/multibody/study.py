@@ -937,14 +937,22 @@ def _path(path: Any) -> Path:
     return Path(path)
 
 
-def save_mixed_study(table: ResultTable, path: Any = None) -> Path:
-    """Write the study table as JSON (default: the package data file).
+def save_mixed_study(table: ResultTable, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
+    """Write the study table as JSON to ``path``.
+
+    Nothing is written into the installed robidlib package (the stored study is made in the
+    project's source tree by ``python -m robidlib.multibody.study``, which passes the
+    package-data file and ``overwrite=True``), no folder is created and no file replaced
+    unasked (see :mod:`robidlib._io`).
 
     Parameters
     ----------
     table : ResultTable
         A table written by :func:`mixed_study`.
-    path : path-like, optional
+    path : str or os.PathLike
+        The file to write; its folder must exist.
+    overwrite : bool, default False
+        Replace an existing file.
 
     Returns
     -------
@@ -953,18 +961,22 @@ def save_mixed_study(table: ResultTable, path: Any = None) -> Path:
     Raises
     ------
     TypeError
-        If ``table`` is not a ResultTable or ``path`` is not a path.
+        If ``table`` is not a ResultTable, ``path`` is not a path or ``overwrite`` not a bool.
     ValueError
-        If it was not made by :func:`mixed_study`.
+        If the table was not made by :func:`mixed_study`, or ``path`` is inside the installed
+        robidlib package.
+    FileExistsError
+        If ``path`` exists and ``overwrite`` is False.
+    FileNotFoundError
+        If the folder of ``path`` does not exist.
     """
+    from .._io import write_text
+
     if not isinstance(table, ResultTable):
         raise TypeError(f"table must be a ResultTable, got {type(table).__name__}")
     if table.meta.get("study") != "mixed_study":
         raise ValueError("table was not made by mixed_study (meta['study'] != 'mixed_study')")
-    p = _path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(table.to_json() + "\n", encoding="utf-8")
-    return p
+    return write_text(path, table.to_json() + "\n", overwrite=overwrite)
 
 
 def load_mixed_study(path: Any = None) -> ResultTable:
@@ -1005,4 +1017,5 @@ if __name__ == "__main__":  # pragma: no cover - the recipe of the stored table
     study = mixed_study()
     print(study.to_markdown(["chain", "level_mm", "method", "ms_per_frame", "iterations",
                              "max_violation", "distance_mm", "tip_mm", "angle_rms_deg"]))
-    print("written to", save_mixed_study(study), f"({study.meta['run_seconds']} s)")
+    # the recipe of the shipped file: run from the project's source tree, it replaces that file
+    print("written to", save_mixed_study(study, STUDY_FILE, overwrite=True), f"({study.meta['run_seconds']} s)")

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate import as_array
+from .._validate import as_array, check_text, check_tolerance
 from .body import GROUND, RigidBody, check_body_vectors
 from .constraints import (AngleDriver, Constraint, Marker, MarkerTracking,
                           MixedCoordinateRelation, RigidBodyConstraints, TrackedVector,
@@ -233,6 +233,7 @@ class MultibodySystem:
         name : str
             Argument name for the messages.
         tol : float, default 1e-6
+            Tolerance of the orthonormality checks; at least ``2.2e-14`` (round-off).
 
         Returns
         -------
@@ -242,7 +243,10 @@ class MultibodySystem:
         Raises
         ------
         ValueError
-            Wrong shape, non-finite values, non-unit or collinear body vectors.
+            Wrong shape, non-finite values, non-unit or collinear body vectors, a ``tol``
+            below round-off.
+        TypeError
+            ``name`` not a string, non-numeric ``q`` or ``tol``.
 
         Examples
         --------
@@ -253,6 +257,8 @@ class MultibodySystem:
         ...
         ValueError: q (body 'b'): vectors u and v are collinear (|u . v| = 1), expected orthogonal unit vectors
         """
+        check_text("name", name)
+        tol = check_tolerance("tol", tol)
         q = as_array(name, q, ndim=(1, 2))
         if q.shape[-1] != self.n_coords:
             raise ValueError(f"{name} must have shape (..., {self.n_coords}), got {q.shape}")

@@ -44,12 +44,24 @@ TRUTH_STYLE: dict[str, Any] = dict(color="k", ls="--", lw=1.0)
 REFERENCE_STYLE: dict[str, Any] = dict(color=PALETTE["green"], ls=":", lw=1.5)
 
 
-def _int(name: str, value: Any, minimum: int) -> int:
+#: Most points or panels a figure function draws (more would only exhaust memory).
+_MAX_POINTS = 10**6
+
+
+def _int(name: str, value: Any, minimum: int, maximum: int = _MAX_POINTS) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}")
     return int(value)
+
+
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
 
 
 def _names(name: str, names: Any, p: int, default: str = "p") -> list[str]:
@@ -57,7 +69,10 @@ def _names(name: str, names: Any, p: int, default: str = "p") -> list[str]:
         return [f"{default}{i + 1}" for i in range(p)]
     if isinstance(names, str):
         raise TypeError(f"{name} must be a sequence of {p} strings, got a single string")
-    out = [str(s) for s in names]
+    out = list(names)
+    bad = [v for v in out if not isinstance(v, str)]
+    if bad:
+        raise TypeError(f"{name} must hold strings, got {type(bad[0]).__name__} {bad[0]!r}")
     if len(out) != p:
         raise ValueError(f"{name} must hold {p} labels, got {len(out)}")
     return out
@@ -65,13 +80,17 @@ def _names(name: str, names: Any, p: int, default: str = "p") -> list[str]:
 
 def _mean_cov(mean: ArrayLike, cov: ArrayLike, dims: Sequence[int] | None) -> tuple[np.ndarray, np.ndarray]:
     m = _real("mean", mean, ndim=1)
-    C = _real("cov", cov, shape=(m.size, m.size))
+    C = _real("cov", cov, ndim=2)
+    if C.shape != (m.size, m.size):
+        raise ValueError(f"cov must have shape ({m.size}, {m.size}) to match mean, got {C.shape}")
     if dims is not None:
+        if isinstance(dims, (str, bytes)) or not hasattr(dims, "__iter__"):
+            raise TypeError(f"dims must be two integer indices (i, j), got {type(dims).__name__} {dims!r}")
         idx = list(dims)
         if len(idx) != 2 or len(set(idx)) != 2 or not all(isinstance(i, (int, np.integer)) for i in idx):
             raise ValueError(f"dims must be two different integer indices, got {dims!r}")
         if not all(-m.size <= i < m.size for i in idx):
-            raise ValueError(f"dims {dims!r} out of range for a mean of length {m.size}")
+            raise ValueError(f"dims {dims!r} out of range: expected indices in [0, {m.size}) (the length of mean)")
         m, C = m[idx], C[np.ix_(idx, idx)]
     if m.size != 2:
         raise ValueError(f"mean must have 2 entries (or pass dims=(i, j)), got {m.size}")
@@ -243,7 +262,8 @@ def singular_values(
     TypeError
         Complex or non-numeric ``s``.
     ValueError
-        ``s`` empty, not 1-D, NaN/inf, negative, increasing, all zero; ``tol`` not > 0.
+        ``s`` empty, not 1-D, NaN/inf, negative, increasing, all zero; ``tol`` not > 0 or
+        below the round-off level ``eps * s[0]``.
 
     Examples
     --------
@@ -267,6 +287,10 @@ def singular_values(
     if sv[0] == 0:
         raise ValueError("s is all zero: nothing to show on a log scale")
     t = None if tol is None else check_positive("tol", tol)
+    if t is not None and t < np.finfo(float).eps * sv[0]:
+        raise ValueError(f"tol must be >= eps * s[0] = {np.finfo(float).eps * sv[0]:.3g} (the round-off level of "
+                         f"the singular values: below it round-off would count as rank), got {t:.3g}")
+    relative = _flag("relative", relative)
     ax = _axes(ax, False)
     div = sv[0] if relative else 1.0
     y = sv / div
@@ -353,8 +377,11 @@ def estimate_band(
     ('EKF', 'band')
     """
     xs = _real("x", x, ndim=1)
-    m = _real("mean", mean, shape=xs.shape)
-    sd = _real("std", std, shape=xs.shape)
+    m = _real("mean", mean, ndim=1)
+    sd = _real("std", std, ndim=1)
+    for name, a in (("mean", m), ("std", sd)):
+        if a.shape != xs.shape:
+            raise ValueError(f"{name} must have shape {xs.shape} (that of x), got {a.shape}")
     if np.any(sd < 0):
         raise ValueError(f"std must be >= 0, got the minimum {sd.min()!r}")
     k = check_positive("n_std", n_std)
@@ -370,7 +397,7 @@ def estimate_band(
 def _grid(k: int, ncols: int | None, figsize: Any = None) -> np.ndarray:
     import matplotlib.pyplot as plt
 
-    nc = min(k, 4) if ncols is None else _int("ncols", ncols, 1)
+    nc = min(k, 4) if ncols is None else _int("ncols", ncols, 1, 64)
     nr = -(-k // nc)
     size = (2.3 * nc + 1.0, 2.0 * nr + 0.7) if figsize is None else _real("figsize", figsize, shape=(2,))
     fig, axs = plt.subplots(nr, nc, figsize=tuple(size), sharex=True, squeeze=False)
@@ -439,7 +466,7 @@ def parameter_history(
         Smallest half-width of the zoom, in the unit of each parameter (for parameters
         whose truth is zero); a zero half-width leaves that panel's limits alone.
     ncols : int, optional
-        Panels per row of a new figure (default up to 4).
+        Panels per row of a new figure, 1 to 64 (default up to 4).
     figsize : (float, float), optional
         Size of a new figure in inches (default from the number of panels).
     xlabel : str, default "time $t$ (s)"
@@ -452,11 +479,12 @@ def parameter_history(
     Raises
     ------
     TypeError
-        Complex or non-numeric arrays, non-integer ``select`` entries or ``ncols``.
+        Complex or non-numeric arrays, non-integer ``select`` entries or ``ncols``, labels
+        that are not strings.
     ValueError
         Inconsistent shapes, NaN/inf, negative ``std``, ``select`` out of range or empty,
         ``axes`` not one per selected parameter, ``span`` without ``truth`` or not > 0,
-        a negative ``span_min``.
+        a negative ``span_min``, ``ncols`` outside 1..64.
 
     Examples
     --------
@@ -475,8 +503,10 @@ def parameter_history(
     P = _real("params", params, ndim=2)
     N, p = P.shape
     if N != ts.size:
-        raise ValueError(f"params must have one row per time sample ({ts.size}), got shape {P.shape}")
-    S = None if std is None else _real("std", std, shape=(N, p))
+        raise ValueError(f"params must have one row per time sample of t ({ts.size}), got shape {P.shape}")
+    S = None if std is None else _real("std", std, ndim=2)
+    if S is not None and S.shape != (N, p):
+        raise ValueError(f"std must have the shape of params ({N}, {p}), got {S.shape}")
     if S is not None and np.any(S < 0):
         raise ValueError(f"std must be >= 0, got the minimum {S.min()!r}")
     sel = list(range(p)) if select is None else list(select)
@@ -573,7 +603,8 @@ def grouped_bars(
     Raises
     ------
     TypeError
-        ``values`` not a mapping, complex or non-numeric values.
+        ``values`` not a mapping, complex or non-numeric values, ``names`` not strings,
+        ``log`` not a bool.
     ValueError
         No method, values not of length p, NaN/inf, non-positive values with ``log``,
         ``colors`` not one per method, ``width`` outside (0, 1].
@@ -593,11 +624,17 @@ def grouped_bars(
         raise ValueError("values must hold at least one method, got an empty mapping")
     if isinstance(names, str) or not isinstance(names, Sequence):
         raise TypeError(f"names must be a sequence of strings, got {type(names).__name__}")
-    labels = [str(s) for s in names]
+    labels = _names("names", names, len(names))
     p = len(labels)
     if p == 0:
         raise ValueError("names must hold at least one parameter name, got an empty sequence")
-    data = {str(k): _real(f"values[{k!r}]", v, shape=(p,)) for k, v in values.items()}
+    data = {}
+    for k, v in values.items():
+        a = _real(f"values[{k!r}]", v, ndim=1)
+        if a.shape != (p,):
+            raise ValueError(f"values[{k!r}] must have shape ({p},) (one per entry of names), got {a.shape}")
+        data[str(k)] = a
+    log = _flag("log", log)
     if log and any(np.any(v <= 0) for v in data.values()):
         raise ValueError("values must be > 0 on a log scale (log=True)")
     cols = None if colors is None else _names("colors", colors, len(data))
@@ -688,7 +725,10 @@ def estimate_errorbars(
             par, sd = e
         else:
             raise TypeError(f"estimates[{lab!r}] must be an Estimate or a pair (params, std), got {type(e).__name__}")
-        par, sd = _real(f"estimates[{lab!r}] params", par, shape=(p,)), _real(f"estimates[{lab!r}] std", sd, shape=(p,))
+        par, sd = _real(f"estimates[{lab!r}] params", par, ndim=1), _real(f"estimates[{lab!r}] std", sd, ndim=1)
+        if par.shape != (p,) or sd.shape != (p,):
+            raise ValueError(f"estimates[{lab!r}] params and std must have shape ({p},) (one per entry of truth), "
+                             f"got {par.shape} and {sd.shape}")
         if np.any(sd < 0):
             raise ValueError(f"estimates[{lab!r}] std must be >= 0")
         pairs[str(lab)] = (par, sd)
@@ -698,7 +738,10 @@ def estimate_errorbars(
             raise ValueError("truth has zero entries: give scale= (e.g. np.maximum(abs(truth), 0.05))")
         sc = np.abs(tr)
     else:
-        sc = np.broadcast_to(_real("scale", scale, ndim=(0, 1)), (p,))
+        sc = _real("scale", scale, ndim=(0, 1))
+        if sc.ndim == 1 and sc.shape != (p,):
+            raise ValueError(f"scale must be a number or have shape ({p},) (one per entry of truth), got {sc.shape}")
+        sc = np.broadcast_to(sc, (p,))
         if np.any(sc <= 0):
             raise ValueError("scale must be > 0 for every parameter")
     k = check_positive("n_std", n_std)
@@ -775,7 +818,7 @@ def measured_vs_predicted(
     ts = _real("t", t, ndim=1)
     M = _real("measured", measured, ndim=(1, 2))
     if M.shape[0] != ts.size:
-        raise ValueError(f"measured must have one row per time sample ({ts.size}), got shape {M.shape}")
+        raise ValueError(f"measured must have one row per time sample of t ({ts.size}), got shape {M.shape}")
     M = M.reshape(ts.size, -1)
     n = M.shape[1]
     preds = dict(predicted) if isinstance(predicted, Mapping) else {"model": predicted}

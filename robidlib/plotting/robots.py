@@ -21,7 +21,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
-from .._validate import check_choice, check_positive
+from .._validate import check_choice, check_flag, check_positive
 from ..robot import SerialRobot, forward_kinematics
 from .style import PALETTE, _axes, _fraction, _real
 
@@ -215,7 +215,8 @@ def draw_robot(
     ------
     TypeError
         If ``robot`` is not a :class:`~robidlib.robot.SerialRobot`, ``q`` is complex or not
-        numeric, or ``ax`` is not a matplotlib axes of the kind ``view`` needs.
+        numeric, ``ax`` is not a matplotlib axes of the kind ``view`` needs, ``frames``,
+        ``com`` or ``gravity`` is not a bool, or ``joint_labels`` holds non-strings.
     ValueError
         If ``q`` does not have n columns, is empty or holds NaN/inf; for an unknown
         ``view``, a ``tool`` not of shape (3,) nor ``"auto"``, a non-positive ``frame_size``, a
@@ -245,12 +246,16 @@ def draw_robot(
         tool_arr = None if tool is None else _real("tool", tool, shape=(3,))
     fs = None if frame_size is None else check_positive("frame_size", frame_size)
     ghost = _fraction("ghost_alpha", ghost_alpha)
+    frames, com, gravity = (check_flag(k, v) for k, v in (("frames", frames), ("com", com), ("gravity", gravity)))
     if isinstance(joint_labels, (bool, np.bool_)):
         names = tuple(robot.joint_names) if joint_labels else None
     elif isinstance(joint_labels, str):
         raise TypeError("joint_labels must be a bool or a sequence of n strings, got a single string")
     else:
-        names = tuple(str(s) for s in joint_labels)
+        names = tuple(joint_labels)
+        bad = [s for s in names if not isinstance(s, str)]
+        if bad:
+            raise TypeError(f"joint_labels must hold strings, got {type(bad[0]).__name__} {bad[0]!r}")
         if len(names) != robot.n:
             raise ValueError(f"joint_labels must hold {robot.n} labels for robot {robot.name!r}, got {len(names)}")
     angles = []

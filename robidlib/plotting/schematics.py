@@ -12,6 +12,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Arc, Circle, Polygon, Rectangle, Wedge
 
+from .._validate import check_flag
 from .style import PALETTE, _axes, _real
 
 __all__ = ["pendulum_sketch", "adaline_schematic"]
@@ -63,7 +64,8 @@ def pendulum_sketch(
     Raises
     ------
     TypeError
-        If ``q`` is not a real number, or ``ax`` is not a 2-D matplotlib axes.
+        If ``q`` is not a real number, ``labels`` or ``torque`` not a bool, or ``ax`` is not
+        a 2-D matplotlib axes.
     ValueError
         If ``q`` is NaN/inf or outside ``[-pi/2, pi/2]`` (the drawing shows a hanging
         pendulum).
@@ -79,6 +81,7 @@ def pendulum_sketch(
     """
     qv = _real("q", q, ndim=0)
     qf = float(qv)
+    labels, torque = check_flag("labels", labels), check_flag("torque", torque)
     if abs(qf) > np.pi / 2:
         raise ValueError(f"q must be within [-pi/2, pi/2] rad for this sketch, got {qf}")
     ax = _axes(ax, False, figsize=(3.6, 3.8))
@@ -186,7 +189,8 @@ def adaline_schematic(
     Raises
     ------
     TypeError
-        If a label is not a string, or ``ax`` is not a 2-D matplotlib axes.
+        If a label is not a string, ``bias`` not a bool, or ``ax`` is not a 2-D matplotlib
+        axes.
     ValueError
         If ``inputs`` is empty or ``weights`` does not have one label per input.
 
@@ -216,6 +220,7 @@ def adaline_schematic(
             raise TypeError(f"{name} must be a string, got {type(s).__name__}")
     if caption is not None and not isinstance(caption, str):
         raise TypeError(f"caption must be a string or None, got {type(caption).__name__}")
+    bias = check_flag("bias", bias)
     if bias:
         inputs, weights, gap = ["$x_0 = 1$", *inputs], ["$w_0$", *weights], [False, *gap]
     ax = _axes(ax, False, figsize=(6.5, 2.8))

@@ -133,7 +133,7 @@ def _axes(ax: Any, three_d: bool, **subplot_kw: Any) -> Axes:
 
 def _fraction(name: str, value: Any, allow_one: bool = True) -> float:
     """A real number in (0, 1] (or (0, 1) when ``allow_one`` is False)."""
-    if isinstance(value, (bool, np.bool_)) or not np.isscalar(value) or np.iscomplexobj(value):
+    if isinstance(value, (bool, np.bool_, str, bytes)) or not np.isscalar(value) or np.iscomplexobj(value):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
     v = float(value)
     if not (0.0 < v < 1.0 or (allow_one and v == 1.0)):

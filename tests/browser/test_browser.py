@@ -26,7 +26,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
 
-pw_api = pytest.importorskip("playwright.sync_api")
+import playwright.sync_api as pw_api  # noqa: E402  (requirements-test.txt: missing fails)
 
 
 def _pages():

@@ -33,7 +33,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
 
-pw_api = pytest.importorskip("playwright.sync_api")
+import playwright.sync_api as pw_api  # noqa: E402  (requirements-test.txt: missing fails)
 
 
 def _free_port() -> int:
@@ -166,7 +166,8 @@ def test_student_notebook_in_jupyterlab(jupyterlab):
         problems.append(f"{len(stubs)} stubs; cells {silent} did not print ✘")
     text = "\n".join(markdown)
     # the student notebooks carry the glued numbers pasted in (tools/editions.py paste_glue)
-    raw = [s for s in (":::", "```{", "{cite", "{eq}`", "{ref}`", "{doc}`", ":label:", "{glue", "glue:text") if s in text]
+    raw = [s for s in (":::", "```{", "{cite", "{eq}`", "{ref}`", "{doc}`", "{term}`", ":label:", "{glue", "glue:text")
+           if s in text]
     if not markdown or "Coulomb friction" not in text or raw:
         problems.append(f"raw MyST markup visible in JupyterLab: {raw}")
     if not re.fullmatch(r"Exercise \d+ \(Coulomb friction\)", exercise_title.strip()) or "```" in exercise_text:

@@ -80,3 +80,50 @@ def test_code_lines_wrap_instead_of_running_off_the_page():
                    and not set(c.get("metadata", {}).get("tags", [])) & {"remove-cell", "remove-input"}
                    for line in "".join(c["source"]).splitlines()), key=len)
     assert editions.squeeze(longest) in editions.squeeze(text).replace("↪", "").replace("␣", ""), longest
+
+
+@pytest.mark.parametrize("name", ["book", "book-student"])
+def test_xelatex_found_every_glyph(name):
+    """XeLaTeX logs each character its font lacks ("Missing character: There is no ✔ ... in
+    font FreeMono"); the PDF then shows nothing or a box there. `make pdf` keeps the logs."""
+    _text(f"{name}.pdf")                    # the PDF exists (else fail or skip as above)
+    log = PDF / f"{name}.log"
+    assert log.exists(), f"no {log}: `make pdf` copies the XeLaTeX log beside the PDF"
+    missing = sorted({line.strip() for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
+                      if line.startswith("Missing character")})
+    assert not missing, f"{name}.pdf: {len(missing)} kinds of missing glyphs, e.g. {missing[:5]}"
+
+
+@pytest.mark.parametrize("name", ["book.pdf", "book-student.pdf"])
+def test_pdf_is_a4(name):
+    _text(name)
+    if not shutil.which("pdfinfo"):
+        pytest.fail("pdfinfo not found: apt-get install -y poppler-utils (see README)")
+    info = subprocess.run(["pdfinfo", str(PDF / name)], capture_output=True, text=True, check=True).stdout
+    size = re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info)
+    assert size, info
+    assert abs(float(size.group(1)) - 595.28) < 1 and abs(float(size.group(2)) - 841.89) < 1, info
+
+
+def test_the_check_marks_are_in_the_pdf():
+    """The checks' ✔ and ✘ of the executed solution cells and stubs reach the text layer."""
+    text = _text("book.pdf")
+    assert "\u2714" in text
+
+
+def test_one_citation_style_in_text_and_bibliography(pdf_text):
+    """Citations read "[Atkeson et al., 1986]" and the bibliography labels its entries the same
+    way (style ``robidlib``, _ext/bookinfo.py), not with alpha labels such as "[AAH86]"."""
+    name, text = pdf_text
+    start = text.find("BIBLIOGRAPHY")
+    assert start > 0, f"{name}: no bibliography"
+    end = min((i for i in (text.find("PROOF INDEX", start), text.find("PYTHON MODULE INDEX", start)) if i > 0),
+              default=len(text))
+    labels = re.findall(r"^\[([^\[\]\n]+)\]", text[start:end], flags=re.M)
+    assert len(labels) >= 20, f"{name}: {len(labels)} bibliography labels found"
+    odd = [lab for lab in labels if not re.fullmatch(r".+, (\d{4}[a-z]?|n\.d\.)", lab)]
+    assert not odd, f"{name}: bibliography labels not in the author-year style: {odd[:5]}"
+    # a citation of one work, "[Khalil and Dombre, 2002]", reads as that work's label
+    single = set(re.findall(r"\[([A-Z][^\[\],]{0,60}, \d{4}[a-z]?)\]", _flat(text[:start])))
+    assert len(single) >= 10, f"{name}: {len(single)} author-year citations found"
+    assert single <= set(labels), f"{name}: citations without a matching label: {sorted(single - set(labels))[:5]}"

@@ -11,8 +11,8 @@ robidlib comes from the wheel). This is the only execution of the student notebo
 from __future__ import annotations
 
 import json
+import re
 import subprocess
-import zipfile
 from pathlib import Path
 
 import nbformat
@@ -48,18 +48,19 @@ print(json.dumps({"error": error}))
 
 def test_bundle_holds_what_the_readme_promises(bundle):
     names = {p.name for p in bundle.iterdir()}
-    assert {"README.md", "requirements.txt", "chapters"} <= names
-    wheels = list(bundle.glob("robidlib-*.whl"))
-    assert len(wheels) == 1
-    assert f"./{wheels[0].name}" in (bundle / "requirements.txt").read_text()
+    assert {"README.md", "requirements.txt", "chapters", "pyproject.toml", "robidlib"} <= names
+    assert not list(bundle.glob("*.whl"))
+    assert "." in (bundle / "requirements.txt").read_text().splitlines()
     assert sorted(p.name for p in (bundle / "chapters").glob("*.ipynb")) == NOTEBOOKS
-    # robidlib in the venv is the wheel's, not this repository's
+    # robidlib in the venv is the one installed from the bundle, not this repository's (from
+    # chapters/, where the notebooks run)
     where = subprocess.run([str(bundle / ".venv" / "bin" / "python"), "-c",
                             "import robidlib, jupyterlab_myst; print(robidlib.__file__)"],
-                           capture_output=True, text=True, check=True, cwd=bundle).stdout.strip()
+                           capture_output=True, text=True, check=True, cwd=bundle / "chapters").stdout.strip()
     assert str(bundle / ".venv") in where and str(ROOT / "robidlib") not in where
-    with zipfile.ZipFile(wheels[0]) as zf:
-        assert not [n for n in zf.namelist() if n.startswith(("tests/", "chapters/"))]
+    installed = Path(where).parent
+    assert not (installed / "checks" / "answers").exists(), "the reference answers are in the student's robidlib"
+    assert (installed / "data" / "checks" / "pendulum.json").exists()
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
@@ -82,3 +83,11 @@ def test_student_notebook_runs_with_every_stub_unanswered(bundle, name, tmp_path
 
     silent = [c.get("id") for c in stubs if CROSS not in stdout(c)]
     assert not silent, f"{name}: untouched stubs {silent} did not print {CROSS} (every check must say what to do next)"
+    # an untouched stub is "not answered yet", with the exercise's hint (not "did you forget
+    # `return`?"), and nothing (no `False`) appears under the check's line
+    unanswered = [c.get("id") for c in stubs if "not answered yet" not in stdout(c) or "forget `return`" in stdout(c)]
+    assert not unanswered, f"{name}: untouched stubs {unanswered} do not say 'not answered yet'"
+    hintless = [c.get("id") for c in stubs if not re.search(r"not answered yet: [^\n]*\. \S", stdout(c))]
+    assert not hintless, f"{name}: untouched stubs {hintless} give no hint"
+    echoed = [c.get("id") for c in stubs if any(o.get("output_type") == "execute_result" for o in c.get("outputs", []))]
+    assert not echoed, f"{name}: stubs {echoed} show a value (e.g. False) under the check's line"
