@@ -494,8 +494,9 @@ def test_student_wheel_carries_no_reference_solution(student_bundle):
     wheel = editions.build_wheel(student_bundle[0] / "wheel", package=bundle)
     # solution lines that the library itself holds are idioms, not answers ("from scratch,
     # then library": the chapters show the library's version beside the exercise)
-    library = "\n".join(p.read_text() for p in (ROOT / "robidlib").rglob("*.py") if "checks" not in p.parts)
-    fragments = {f: w for f, w in editions.solution_fragments().items() if f not in editions.squeeze(library)}
+    library = editions.squeeze("\n".join(p.read_text() for p in (ROOT / "robidlib").rglob("*.py")
+                                          if "checks" not in p.parts))
+    fragments = {f: w for f, w in editions.solution_fragments().items() if f not in library}
     assert len(fragments) >= 3 * len(NOTEBOOKS)
     with zipfile.ZipFile(wheel) as zf:
         names = zf.namelist()
