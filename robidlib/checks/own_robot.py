@@ -117,9 +117,15 @@ def exercise_log(folder: str | os.PathLike, *, overwrite: bool = False) -> Path:
     from ..identification._writers import check_out_dir, refuse_existing
     from ..models import planar_2r
 
+    if not isinstance(folder, (str, os.PathLike)):
+        raise TypeError(f"folder must be a path (str or os.PathLike), got {type(folder).__name__}")
     if not isinstance(overwrite, (bool, np.bool_)):
         raise TypeError(f"overwrite must be True or False, got {type(overwrite).__name__}")
-    out = check_out_dir(folder, create=True)
+    try:
+        out = check_out_dir(folder, create=True)
+    except ValueError as exc:
+        raise ValueError(f"folder must be a folder of your own, outside the installed robidlib package, got "
+                         f"{str(folder)!r} ({exc})") from None
     refuse_existing([out / f for f in LOG_FILES], bool(overwrite))
     (out / "arm.urdf").write_text(planar_2r().to_urdf(), encoding="utf-8")
     for k, seed in enumerate(_SEEDS):
@@ -171,7 +177,7 @@ def check_config(config: Any, folder: str | os.PathLike) -> bool:
     ------
     TypeError
         ``folder`` not a path.
-    FileNotFoundError
+    ValueError
         ``folder`` without the log's files.
 
     Examples
@@ -187,7 +193,8 @@ def check_config(config: Any, folder: str | os.PathLike) -> bool:
     base = Path(folder)
     missing = [f for f in LOG_FILES if not (base / f).is_file()]
     if missing:
-        raise FileNotFoundError(f"folder {str(base)!r} lacks {missing}: write the log with exercise_log(folder)")
+        raise ValueError(f"folder must hold the log's files (write them with exercise_log(folder)), got "
+                         f"{str(base)!r}, which lacks {missing}")
     try:
         if isinstance(config, Mapping):
             cfg = IdentifyConfig.from_dict(config, base_dir=base, source="your configuration")
@@ -220,11 +227,17 @@ def check_config(config: Any, folder: str | os.PathLike) -> bool:
             ok_q = np.abs(q[:, j] - truth["q"][:, j]).max() < 2 * 2 * np.pi / 2**16 / _GEAR[j] + 1e-9
             if not ok_q:
                 g = np.dot(q[:, j], truth["q"][:, j]) / np.dot(truth["q"][:, j], truth["q"][:, j])
+                if abs(g + 1) < 0.05:
+                    return _report(False, f"record {rec.name!r}, joint {j + 1}: the positions have the opposite sign "
+                                          "of the joint angles: check the position signs")
                 return _report(False, f"record {rec.name!r}, joint {j + 1}: the positions are {g:.4g} times the "
                                       "joint angles: check the position unit, side and the gear ratios")
             err = np.sqrt(np.mean((tau[:, j] - truth["tau"][:, j]) ** 2))
             if not err < 0.02 * _GEAR[j] * _KT[j]:                 # 4 x the noise of 5 mA
                 g = np.dot(tau[:, j], truth["tau"][:, j]) / np.dot(truth["tau"][:, j], truth["tau"][:, j])
+                if abs(g + 1) < 0.05:
+                    return _report(False, f"record {rec.name!r}, joint {j + 1}: the torques have the opposite sign "
+                                          "of the joint torques: check the torque signs")
                 return _report(False, f"record {rec.name!r}, joint {j + 1}: the torques are {g:.4g} times the joint "
                                       "torques: check the torque kind and unit, the torque constants, gears and signs")
     return _report(True, "your configuration reads both runs right: joint positions and torques as the log was "
