@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bad_input_sweep import E, Answer, Int, Obj, Pos, Real, Vec
+from bad_input_sweep import E, Answer, Flag, Int, Obj, Path_, Pos, Real, Vec
 
 #: Answer strings a check must never execute (category "hostile"): code, attribute access,
 #: a lambda, a number with a billion digits, a very long input and a very deep one.
@@ -205,6 +205,39 @@ def entries(o):  # noqa: C901 - one table
     add(E("checks.tx40:check_static_torques", tx40.check_static_torques, Answer(np.zeros(6)), argnames=("predicted",)))
     add(E("checks.tx40:check_joint5_critique", tx40.check_joint5_critique, Answer(1.0, like="scalar"),
           Answer(0.2, like="scalar"), argnames=("error_ratio", "torque_ratio")))
+
+    # ------------------------------------------------------------------ chapter 13: your own robot
+    import tempfile
+    from pathlib import Path
+
+    import robidlib
+    from robidlib.checks import own_robot
+    from robidlib.identification import identify_robot
+
+    own_dir = own_robot.exercise_log(Path(tempfile.mkdtemp()) / "own-log")
+    own_cfg = {"robot": {"urdf": "arm.urdf", "joints": ["shoulder", "elbow"]},
+               "signals": {"time": {"column": "stamp", "unit": "ms"},
+                           "position": {"columns": ["enc_sh", "enc_el"], "unit": "deg", "side": "motor"},
+                           "torque": {"columns": ["cur_sh", "cur_el"], "kind": "motor_current", "unit": "mA",
+                                      "sign": [1, -1]}},
+               "transmission": {"gear_ratios": [120.0, 80.0], "torque_constants": [0.11, 0.07]},
+               "records": [{"name": "run1", "file": "run1.csv", "role": "fit"},
+                           {"name": "run2", "file": "run2.csv", "role": "holdout"}],
+               "settings": {"cv_folds": 0, "physical": False}}
+    own_run = identify_robot(own_cfg, base_dir=own_dir)
+    add(E("checks.own_robot:exercise_log", own_robot.exercise_log,
+          Path_(own_dir, extra=(("foreign", Path(robidlib.__file__).parent / "data" / "own-log"),)),
+          argnames=("folder",), overwrite=Flag(True)))
+    add(E("checks.own_robot:check_config", own_robot.check_config,
+          Answer(own_cfg, like="any", extra=(("unknown", {**own_cfg, "robots": {}}),
+                                             ("type", [own_cfg]))),
+          Path_(own_dir, extra=(("empty", tempfile.mkdtemp()),)), argnames=("config", "folder")))
+    add(E("checks.own_robot:check_signal_to_noise", own_robot.check_signal_to_noise, Answer(np.ones(2)),
+          Obj(own_run), argnames=("snr", "ident")))
+    add(E("checks.own_robot:check_report_statements", own_robot.check_report_statements,
+          Answer({"A": False, "B": False, "C": True, "D": True}, like="any",
+                 extra=(("type", {"A": 1, "B": 0, "C": 1, "D": 1}), ("unknown", {"E": True}))),
+          argnames=("answers",)))
     return T
 
 

@@ -3,7 +3,7 @@
 The modules are named after the chapter's topic, not its number, so that a new chapter
 never renames them: ``pendulum`` (chapter 1), ``base_parameters`` (2), ``least_squares`` (3),
 ``excitation`` (4), ``physical`` (5), ``adaline`` (6), ``hopfield`` (7), ``ekf`` (8), ``validation`` (9),
-``mixed_coordinates`` (10), ``tx40`` (11), ``closed_loop`` (12).
+``mixed_coordinates`` (10), ``tx40`` (11), ``closed_loop`` (12), ``own_robot`` (13).
 
 Each check prints one line of feedback and returns a verdict that is true when the answer
 is right and false otherwise (``robidlib.checks._report.Verdict``: a bool in ``if``,
@@ -34,6 +34,7 @@ __all__ = [
     "hopfield",
     "least_squares",
     "mixed_coordinates",
+    "own_robot",
     "pendulum",
     "physical",
     "tx40",
@@ -45,6 +46,6 @@ __all__ = [
 ]
 
 _LAZY_MODULES = ("adaline", "base_parameters", "closed_loop", "ekf", "excitation", "hopfield", "least_squares",
-                 "mixed_coordinates", "physical", "tx40", "validation")
+                 "mixed_coordinates", "own_robot", "physical", "tx40", "validation")
 
 __getattr__, __dir__ = lazy_submodules(__name__, _LAZY_MODULES, globals())

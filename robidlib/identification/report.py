@@ -122,7 +122,7 @@ def figures(ident) -> dict:
     tt = np.arange(f.n_samples) / f.fs
     sl = _thin(f.n_samples)
     height = 1.2 + 1.35 * n
-    fig = Figure(figsize=(9.0, height))
+    fig = Figure(layout="none", figsize=(9.0, height))
     fig.subplots_adjust(left=0.1, right=0.98, bottom=0.55 / height, top=1 - 0.45 / height, hspace=0.12)
     axs = fig.subplots(n, 1, sharex=True, squeeze=False)[:, 0]
     for j, ax in enumerate(axs):
@@ -142,7 +142,7 @@ def figures(ident) -> dict:
     nper = int(min(f.n_samples, max(256, 4.0 * f.fs)))
     fr, Pr = scipy.signal.welch(r, fs=f.fs, nperseg=nper, axis=0)
     _, Pt = scipy.signal.welch(f.tau, fs=f.fs, nperseg=nper, axis=0)
-    fig = Figure(figsize=(9.0, 3.2))
+    fig = Figure(layout="none", figsize=(9.0, 3.2))
     fig.subplots_adjust(left=0.09, right=0.98, bottom=0.15, top=0.96)
     ax = fig.subplots()
     keep = np.flatnonzero(fr > 0)
@@ -159,7 +159,7 @@ def figures(ident) -> dict:
     # relative standard deviations
     rs = res.wls.rel_std
     order = np.argsort(rs)
-    fig = Figure(figsize=(9.0, 3.6))
+    fig = Figure(layout="none", figsize=(9.0, 3.6))
     fig.subplots_adjust(left=0.08, right=0.99, bottom=0.3, top=0.97)
     ax = fig.subplots()
     ax.semilogy(np.arange(rs.size), np.maximum(res.ols.rel_std[order], 1e-3), "o", ms=3, label="OLS")
@@ -173,7 +173,7 @@ def figures(ident) -> dict:
     # cross-validation
     folds = [fo for fo in ident.cv.get("folds", []) if fo.get("overall") is not None]
     if folds:
-        fig = Figure(figsize=(9.0, 3.2))
+        fig = Figure(layout="none", figsize=(9.0, 3.2))
         fig.subplots_adjust(left=0.08, right=0.99, bottom=0.2, top=0.97)
         ax = fig.subplots()
         for fo in folds:
@@ -187,7 +187,7 @@ def figures(ident) -> dict:
         ax.legend(fontsize=6, ncol=3)
         out["cv"] = fig
     # the data
-    fig = Figure(figsize=(9.0, 4.2))
+    fig = Figure(layout="none", figsize=(9.0, 4.2))
     fig.subplots_adjust(left=0.08, right=0.99, bottom=0.12, top=0.98, hspace=0.08)
     axs = fig.subplots(2, 1, sharex=True)
     offset = 0.0

@@ -30,7 +30,7 @@ import numpy as np
 
 #: Check modules whose references are computed here and shipped as JSON in the student edition.
 MODULES = ("pendulum", "least_squares", "excitation", "physical", "adaline", "ekf", "validation",
-           "mixed_coordinates")
+           "mixed_coordinates", "own_robot")
 
 
 def _jsonable(value: Any) -> Any:
