@@ -1142,7 +1142,7 @@ def entries(o):  # noqa: C901 - one table
     lc_pi = params.log_cholesky_to_params(np.tile(lc, (2, 1))).ravel()
     add(E("estimation.log_cholesky:log_cholesky_ls", elc.log_cholesky_ls, Vec(lc_W), Vec(lc_W @ lc_pi), Obj(R2),
           argnames=("W", "y", "robot"), prior=Vec(lc_pi), friction=Flag(False), reg=NonNeg(1e-6),
-          max_nfev=Int(5, huge=10**9), ftol=Tol(1e-10)))
+          max_nfev=Int(5, huge=10**9), ftol=Tol(1e-10), x_scale=Choice("jac"), start=Vec(lc_pi)))
     return T
 
 

@@ -8,7 +8,9 @@ definite pseudo-inertia; friction coefficients are squares, ``f = phi^2 >= 0``. 
     minimise  ||W x(theta, phi) - y||^2 / ||y||^2  +  reg ||(x - prior) / s||^2 / p
 
 is then an *unconstrained* nonlinear least-squares problem, solved here by
-``scipy.optimize.least_squares`` from the prior. It is the alternative to the semidefinite
+``scipy.optimize.least_squares`` from the prior, with its variables scaled by the columns of the
+Jacobian (``x_scale="jac"``): a boundary body pulls some ``theta`` towards infinity, where the
+map is flat, and with unit scaling the trust region crawls there. It is the alternative to the semidefinite
 program of :func:`~robidlib.estimation.physical_ls`: no convex solver, smooth, but not convex
 either (local minima, starts matter), and a body on the boundary of the consistent set (a
 rod, a plate, a point mass, where ``J`` is singular) is only reached as ``theta -> inf``.
@@ -17,12 +19,12 @@ rod, a plate, a point mass, where ``J`` is singular) is only reached as ``theta 
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 import scipy.optimize
 
-from .._validate import as_array, check_int, check_nonnegative, check_tolerance
+from .._validate import as_array, check_choice, check_int, check_nonnegative, check_tolerance
 from ._estimate import Estimate
 
 __all__ = ["log_cholesky_ls"]
@@ -39,6 +41,7 @@ def log_cholesky_ls(
     start: np.ndarray | Sequence[float] | None = None,
     max_nfev: int = 200,
     ftol: float = 1e-10,
+    x_scale: Literal["jac", "unit"] = "jac",
 ) -> Estimate:
     """Least squares over physically consistent bodies through their log-Cholesky parameters.
 
@@ -70,6 +73,13 @@ def log_cholesky_ls(
         Budget of ``least_squares`` (1 to 100000).
     ftol : float, default 1e-10
         Tolerance on the relative change of the cost.
+    x_scale : {"jac", "unit"}, default "jac"
+        Scaling of the variables ``(theta, phi)`` in ``least_squares``'s trust region:
+        ``"jac"`` rescales each by the inverse norm of its Jacobian column, updated at every
+        iteration (``least_squares(x_scale="jac")``); ``"unit"`` uses no scaling
+        (``x_scale=1``, scipy's default for its ``"trf"`` method). Where the optimum has a body
+        on the boundary of the consistent set, the map flattens as ``theta`` grows and the
+        unit-scaled trust region stalls well above the optimum; ``"jac"`` follows it.
 
     Returns
     -------
@@ -83,7 +93,7 @@ def log_cholesky_ls(
     ------
     ValueError
         Shapes that do not match, NaN/inf, a prior or start with a link whose pseudo-inertia
-        is not positive definite, bad ``reg``/``max_nfev``/``ftol``.
+        is not positive definite, bad ``reg``/``max_nfev``/``ftol``, an unknown ``x_scale``.
     TypeError
         If ``robot`` is not a SerialRobot.
 
@@ -122,6 +132,7 @@ def log_cholesky_ls(
     reg = check_nonnegative("reg", reg)
     max_nfev = check_int("max_nfev", max_nfev, 1, 100000)
     ftol = check_tolerance("ftol", ftol)
+    scale = {"jac": "jac", "unit": 1.0}[check_choice("x_scale", x_scale, ("jac", "unit"))]
     x0 = prior if start is None else as_array("start", start, shape=(p,))
     names = tuple(robot.param_names) + (tuple(friction_names(n)) if friction else ())
     links = prior[: 10 * n].reshape(n, 10)
@@ -171,7 +182,7 @@ def log_cholesky_ls(
 
     t0 = time.process_time()
     sol = scipy.optimize.least_squares(fun, z0, jac=jac, method="trf", ftol=ftol, xtol=1e-12, gtol=1e-12,
-                                       max_nfev=max_nfev)
+                                       max_nfev=max_nfev, x_scale=scale)
     x = unpack(sol.x)
     res = W @ x - y
     sv = np.linalg.svd(W, compute_uv=False)
@@ -179,6 +190,7 @@ def log_cholesky_ls(
     dof = max(W.shape[0] - rank, 1)
     info = {"theta": sol.x[: 10 * n].reshape(n, 10), "nfev": int(sol.nfev), "status": int(sol.status),
             "success": bool(sol.success), "message": str(sol.message), "cost": float(2 * sol.cost),
-            "residual_norm": float(np.linalg.norm(res)), "cpu_seconds": time.process_time() - t0, "reg": reg}
+            "residual_norm": float(np.linalg.norm(res)), "cpu_seconds": time.process_time() - t0, "reg": reg,
+            "x_scale": x_scale}
     return Estimate(x, np.full((p, p), np.nan), np.full(p, np.nan), float(np.linalg.norm(res) / np.sqrt(dof)),
                     rank, float("nan"), names, "log-cholesky", info)
