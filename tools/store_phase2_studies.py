@@ -186,7 +186,7 @@ def dopt(overwrite: bool) -> None:
         save_excitation(res.trajectory, f"{name}_dopt",
                         meta={"recipe": recipe, "criterion": "logdet", "cond": res.cond,
                               "logdet": res.info["logdet"], "logdet_initial": res.info["logdet_initial"]},
-                        directory=ROOT / "robidlib" / "data" / "excitations")
+                        directory=ROOT / "robidlib" / "data" / "excitations", overwrite=overwrite)
         print(name, meta["designs"][f"{name}/cond"], meta["designs"][f"{name}/logdet"])
     print("wrote", _write("dopt_vs_cond", meta, results, overwrite))
 
