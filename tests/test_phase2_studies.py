@@ -32,15 +32,18 @@ def test_log_cholesky_versus_the_lmi():
         assert fits
         # the LMI solves the convex problem: no log-Cholesky fit reaches a smaller residual
         assert all(f["residual_norm"] >= lmi * (1 - 1e-6) for f in fits)
-        # the log-Cholesky bodies stay strictly inside the consistent set (J > 0 for every link)
-        for k in res:
-            if k.startswith(f"{exp}/logchol/") and k.endswith("/min_eig_rel"):
-                assert np.all(res[k] > 0)
+        # every log-Cholesky body has finite coordinates (consistent by construction; its
+        # smallest eigenvalue may be at round-off, as the LMI's)
+        assert all(np.isfinite(f["max_theta"]) for f in fits)
+        # rows weighted by the noise: every start ends within the noise of the optimum, its
+        # squared residual above the LMI's by less than the number of base parameters (what
+        # the true parameters cost on average)
+        assert all(f["residual_norm"] ** 2 - lmi ** 2 < len(meta["names"]) for f in fits)
     # on the poor data the LMI solution has links on the boundary (J singular to the solver's
-    # tolerance; the log-Cholesky bodies stay above 1e-5) ...
-    assert np.sum(res["poor/lmi/min_eig_rel"] < 1e-6) >= 1    # solver tolerance ~1e-8
-    # ... which the log-Cholesky fit cannot reach: no start converges within the budget
-    assert not any(v.get("success", False) for k, v in runs.items() if k.startswith("poor/logchol/"))
+    # tolerance ~1e-8) ...
+    assert np.sum(res["poor/lmi/min_eig_rel"] < 1e-6) >= 1
+    # ... and the Jacobian-scaled log-Cholesky fit follows it there from every start
+    assert all(res[k].min() < 1e-5 for k in res if k.startswith("poor/logchol/") and k.endswith("/min_eig_rel"))
 
 
 def test_d_optimal_designs_have_more_information_from_the_same_starts():
