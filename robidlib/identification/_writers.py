@@ -36,7 +36,9 @@ def check_out_dir(directory: Any, *, create: bool) -> Path:
     if not folder.exists():
         if not create:
             raise FileNotFoundError(f"directory {str(folder)!r} does not exist")
-        folder.mkdir(parents=True)
+        from .._io import make_folder
+
+        make_folder(folder, "directory")
     elif not folder.is_dir():
         raise ValueError(f"directory {str(folder)!r} exists and is not a folder")
     return folder

@@ -247,8 +247,10 @@ class RobotIdentification:
             "model.urdf": self.export.get("urdf"),
             "model.xml": self.export.get("mjcf"),
         }
+        from .._io import write_text
+
         for n, p in paths.items():
-            p.write_text(texts[n], encoding="utf-8")
+            write_text(p, texts[n], overwrite=overwrite, name="out")
         return paths
 
 

@@ -1052,5 +1052,6 @@ def write_example_config(name: str, directory: str | os.PathLike, *, overwrite: 
     dst = folder / src.name
     if dst.exists() and not overwrite:
         raise ValueError(f"{str(dst)!r} exists; pass overwrite=True (--overwrite) to replace it")
-    dst.write_bytes(src.read_bytes())
-    return dst
+    from .._io import write_text
+
+    return write_text(dst, src.read_text(encoding="utf-8"), overwrite=overwrite, name="directory")
