@@ -58,7 +58,7 @@ def entries(o):  # noqa: C901 - one table
           Answer([1.0, 0.7, 0.5]), argnames=("n_samples", "std"), tol=Pos(0.1)))
     add(E("checks.pendulum:check_excitation_design", pendulum.check_excitation_design,
           fn(lambda t: (0.5 * np.sin(2 * t), np.cos(2 * t), -2 * np.sin(2 * t))), argnames=("motion",),
-          q_max=Pos(0.5), target=Pos(2.0)))
+          q_max=Pos(0.5), target=Pos(2.0), qd_max=Pos(3.0), qdd_max=Pos(15.0)))
 
     # ------------------------------------------------------------------ chapter 2: base parameters
     good = ["Izz1 + 0.25*m2", "mx1 + 0.5*m2", "my1", "Izz2", "mx2", "my2"]

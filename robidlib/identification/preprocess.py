@@ -205,6 +205,8 @@ class Settings:
                 set_(self, name, arr)
         if self.velocity_noise is not None:
             noise = as_array("velocity_noise", self.velocity_noise, ndim=(0, 1)).copy()
+            if noise.size == 0:
+                raise ValueError("velocity_noise must be a float or hold one value per joint, got an empty array")
             if np.any(noise < 0):
                 raise ValueError(f"velocity_noise must be >= 0 (a standard deviation, rad/s), got {noise.tolist()}")
             noise.setflags(write=False)
@@ -507,6 +509,8 @@ class IdentificationData:
             raise TypeError(f"settings must be Settings, got {type(self.settings).__name__}")
         if not isinstance(self.timings, dict):
             raise TypeError(f"timings must be a dict, got {type(self.timings).__name__}")
+        if self.full is not None and not isinstance(self.full, FullRate):
+            raise TypeError(f"full must be the full-rate data (FullRate) or None, got {type(self.full).__name__}")
         n, p = self.model.n, self.model.p
         j = ("M", n)
         check_fields(self, t=("M",), q=j, qd=j, qdd=j, tau=j, Y=("M", n, p))

@@ -172,6 +172,7 @@ class Validation:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "methods", check_names("methods", self.methods))
+        check_flag("kept_only", self.kept_only)
         for name in ("per_joint", "overall", "rms", "predicted"):
             d = getattr(self, name)
             if not isinstance(d, dict) or set(d) != set(self.methods):
