@@ -116,6 +116,8 @@ def reference_filter(x: np.ndarray, fs: float, runs: np.ndarray | None = None) -
     True
     """
     x = as_array("x", x, ndim=(1, 2))
+    if x.shape[0] == 0:
+        raise ValueError("x must hold samples, got an empty array")
     fc = reference_cutoff(fs)
     sos = scipy.signal.butter(REFERENCE_ORDER, fc, btype="low", fs=fs, output="sos")
     pad = 3 * (2 * sos.shape[0] + 1)
@@ -229,7 +231,9 @@ def torque_error(measured: np.ndarray, predicted: np.ndarray, fs: float, *, runs
     True
     """
     o = as_array("measured", measured, ndim=2)
-    p = as_array("predicted", predicted, shape=o.shape)
+    p = as_array("predicted", predicted, ndim=2)
+    if p.shape != o.shape:
+        raise ValueError(f"predicted must have shape {o.shape} (the shape of measured), got {p.shape}")
     if o.shape[0] == 0:
         raise ValueError("measured must hold at least one sample, got 0")
     fs = check_positive("fs", fs)

@@ -1134,6 +1134,8 @@ def blocked_folds(data: IdentificationData, k: int = 5, guard: float = 0.1,
     if not isinstance(data, IdentificationData):
         raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
     k = _int("k", k, 2)
+    if k > data.n_samples:
+        raise ValueError(f"k must be at most the number of samples ({data.n_samples}), got {k}")
     guard = check_positive("guard", guard, allow_zero=True)
     block, near_cut, block_f, near_f = _fold_blocks(data, k, guard, runs)
     out = []

@@ -447,6 +447,15 @@ class BlockedCrossValidation:
     pooled: float
     pooled_joint: np.ndarray
 
+    def __post_init__(self) -> None:
+        check_choice("method", self.method, ("ols", "wls", "essential"))
+        dims = check_fields(self, blocks=("k", 2), per_fold=("k",), per_fold_joint=("k", "n"),
+                            rms_fold_joint=("k", "n"), pooled_joint=("n",))
+        if dims["k"] == 0 or dims["n"] == 0:
+            raise ValueError(f"blocks and pooled_joint must not be empty (one row per fold, one entry per joint), "
+                             f"got {dims['k']} folds and {dims['n']} joints")
+        object.__setattr__(self, "pooled", check_positive("pooled", self.pooled, allow_zero=True))
+
     @property
     def mean(self) -> float:
         """Mean of the blocks' relative errors."""

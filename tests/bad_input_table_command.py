@@ -1,0 +1,154 @@
+"""Bad-input table of the identification command's modules (``robidlib.identification.config``,
+``logs``, ``metric``, ``command``, ``export``, ``report``, ``figaroh``), the new functions of
+``preprocess`` and ``validate``, ``robidlib.datasets.tiago``, ``robidlib.book.load_study`` and
+``robidlib.plotting.figures.error_distribution`` (see ``bad_input_sweep``).
+
+The objects are small: the planar 2R drive model of ``bad_input_table_identification`` (3 s at
+500 Hz, decimated by 5), so that every call takes milliseconds.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from bad_input_sweep import E, Choice, Flag, Int, Names, NonNeg, Obj, Path_, Pos, Real, Series, Text, Vec
+
+
+def _axes():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt.subplots()[1]
+
+
+def entries(o):  # noqa: C901 - one table
+    from robidlib import book
+    from robidlib import identification as idf
+    from robidlib.models import planar_2r
+    from robidlib.plotting import figures as pf
+
+    pre = importlib.import_module("robidlib.identification.preprocess")
+    val = importlib.import_module("robidlib.identification.validate")
+    metric = importlib.import_module("robidlib.identification.metric")
+    logs = importlib.import_module("robidlib.identification.logs")
+    fig = importlib.import_module("robidlib.identification.figaroh")
+    T = []
+    add = T.append
+    r2 = planar_2r()
+    model = idf.DriveModel(r2, offset=False)
+    ts, N = 2e-3, 1500
+    t = np.arange(N) * ts
+    w = np.array([[1.1, 2.3, 3.7], [1.7, 2.9, 4.3]])
+    q = 0.3 * np.stack([np.sin(np.outer(t, w[j])).sum(1) for j in range(2)], 1)
+    qd = np.gradient(q, ts, axis=0)
+    qdd = np.gradient(qd, ts, axis=0)
+    x = model.pack(friction=[[0.5, 0.2], [0.3, 0.1]], rotor=[0.05, 0.02])
+    tau = model.torques(q, qd, qdd, x) + 0.01 * np.random.default_rng(0).normal(size=q.shape)
+    settings = idf.Settings(ts=ts, cutoff=20.0, decimation=(5,))
+    data = idf.prepare(t, q, tau, model, settings)
+    res = idf.identify(data)
+
+    # ------------------------------------------------------------------ book, plotting
+    add(E("book:load_study", book.load_study, Text("physical_mc", extra=(("unknown", "no-such-study"),
+                                                                          ("unknown", "../escape"))),
+          argnames=("name",)))
+    errs = {"LS": np.linspace(0.01, 0.2, 30), "WLS": np.linspace(0.02, 0.1, 30)}
+    add(E("plotting:error_distribution", pf.error_distribution,
+          Obj(errs, extra=(("empty", {}), ("nan", {"LS": [np.nan, 0.1]}), ("negative", {"LS": [-1.0, 0.1]}),
+                           ("type", {"LS": "x"}), ("complex", {"LS": [1j, 0.1]}))),
+          Obj(_axes()), argnames=("errors", "ax"), kind=Choice("ecdf"), log=Flag(True), reference=Pos(0.05),
+          marks=Obj({"LS": 0.1}, extra=(("unknown", {"no-such-method": 0.1}), ("nan", {"LS": np.nan}))),
+          unswept={k: "styles the figure; matplotlib checks it" for k in ("label", "reference_label", "colors")}))
+
+    # ------------------------------------------------------------------ preprocess
+    add(E("identification.preprocess:decimation_factors", pre.decimation_factors, Int(25, huge=10**12),
+          argnames=("total",)))
+    add(E("identification.preprocess:motion_bandwidth", pre.motion_bandwidth, Series(q), Pos(500.0),
+          argnames=("q", "fs"), energy=Pos(0.99, extra=(("huge", 1.5),)), fmax=Pos(100.0)))
+    add(E("identification.preprocess:concatenate", pre.concatenate,
+          Obj([data, data], extra=(("empty", []), ("type", [data, 3]))), argnames=("parts",)))
+    add(E("identification.preprocess:blocked_folds", pre.blocked_folds, Obj(data), argnames=("data",),
+          k=Int(3, huge=10**9), guard=NonNeg(0.1),
+          runs=Vec(np.zeros(data.n_samples, int), skip=("nan", "inf", "complex", "bool"),
+                   extra=(("type", np.zeros(data.n_samples) + 0.5),))))
+
+    # ------------------------------------------------------------------ validate
+    add(E("identification.validate:heldout_error", val.heldout_error, Obj(res), Obj(data),
+          argnames=("result", "data"), methods=Names(("ols", "wls"), known=True, skip=("shape",))))
+    add(E("identification.validate:predict_full_rate", val.predict_full_rate, Obj(res), Obj(data),
+          Vec(np.stack([res.full_base_vector("wls")])), argnames=("result", "data", "vectors")))
+    add(E("identification.validate:metric_samples", val.metric_samples, Obj(data.full, extra=(("type", data),)),
+          argnames=("full",)))
+    add(E("identification.validate:blocked_cross_validation", val.blocked_cross_validation, Obj(data),
+          argnames=("data",), folds=Int(3, huge=10**9), guard=NonNeg(0.1), method=Choice("wls"),
+          base=Obj(res.base, extra=(("foreign", idf.DriveModel(planar_2r(), offset=True).base_parameters()),)),
+          span=Choice("moving")))
+    cv = val.blocked_cross_validation(data, 3)
+    add(E("identification.validate:BlockedCrossValidation", val.BlockedCrossValidation, Choice(cv.method),
+          Vec(cv.blocks), Vec(cv.per_fold), Vec(cv.per_fold_joint), Vec(cv.rms_fold_joint), Real(cv.pooled),
+          Vec(cv.pooled_joint),
+          argnames=("method", "blocks", "per_fold", "per_fold_joint", "rms_fold_joint", "pooled", "pooled_joint")))
+
+    # ------------------------------------------------------------------ metric
+    fs = 1 / ts
+    add(E("identification.metric:reference_cutoff", metric.reference_cutoff, Pos(fs), argnames=("fs",)))
+    add(E("identification.metric:reference_filter", metric.reference_filter, Series(tau), Pos(fs),
+          argnames=("x", "fs"), runs=Vec(np.zeros(N, int), skip=("nan", "inf", "complex", "bool"),
+                                         extra=(("type", np.zeros(N) + 0.5),))))
+    pred = model.torques(q, qd, qdd, x)
+    keep = np.ones(q.shape, bool)
+    add(E("identification.metric:torque_error", metric.torque_error, Vec(tau), Vec(pred), Pos(fs),
+          argnames=("measured", "predicted", "fs"),
+          runs=Vec(np.zeros(N, int), skip=("nan", "inf", "complex", "bool"), extra=(("type", np.zeros(N) + 0.5),)),
+          keep=Vec(keep, skip=("bool", "nan", "inf", "complex"), extra=(("type", keep.astype(float)),))))
+
+    # ------------------------------------------------------------------ logs
+    folder = Path(tempfile.mkdtemp(prefix="robidlib_sweep_logs_"))
+    csv = folder / "log.csv"
+    np.savetxt(csv, np.column_stack([t, q, tau]), delimiter=",", header="t,q1,q2,tau1,tau2", comments="")
+    add(E("identification.logs:read_columns", logs.read_columns,
+          Path_(csv), Names(("t", "q1"), known=True, skip=("shape",), alias=("column",)),   # any columns
+          argnames=("path", "columns"), delimiter=Text(","),
+          what=Text("column")))
+    add(E("identification.logs:check_time_stamps", logs.check_time_stamps, Vec(t, extra=(("degenerate", t[::-1]),)),
+          argnames=("t",), source=Text("t"), first_row=Int(2, zero_ok=True)))
+    add(E("identification.logs:split_at_gaps", logs.split_at_gaps, Vec(t), Pos(0.01), argnames=("t", "gap")))
+    add(E("identification.logs:resample_uniform", logs.resample_uniform, Vec(t), Series(q), Pos(500.0),
+          argnames=("t", "x", "rate"), order=Int(3, huge=10**9)))
+    add(E("identification.logs:detect_saturation", logs.detect_saturation, Series(tau), argnames=("x",),
+          min_run=Int(5, huge=10**12), limit=Vec([10.0, 10.0], skip=("inf",), extra=(("negative", [-1.0, 10.0]),))))   # inf: no limit
+    rows_ok = dict(skip=("nan", "inf"))     # non-finite rows of a log are dropped and counted (documented)
+    add(E("identification.logs:clean_record", logs.clean_record, Text("fit"), Vec(t, **rows_ok), Vec(q, **rows_ok),
+          Vec(tau, **rows_ok), Vec(qd, **rows_ok),
+          argnames=("name", "t", "position", "torque", "velocity"), gap=Pos(0.05), jitter=NonNeg(0.01),
+          rate=Pos(500.0), min_segment=NonNeg(1.0), min_samples=Int(30, huge=10**12), source=Text("log.csv")))
+    seg = logs.clean_record("fit", t, q, tau)[0][0]
+    add(E("identification.logs:Segment", logs.Segment, Text("fit"), Int(0, zero_ok=True), Vec(seg.t), Vec(seg.position),
+          Vec(seg.torque), argnames=("record", "index", "t", "position", "torque"), velocity=Vec(seg.position),
+          resampled=Flag(False), rows=Obj((1, seg.n_samples), extra=(("shape", (1,)), ("negative", (-1, 5))))))
+
+    # ------------------------------------------------------------------ figaroh
+    add(E("identification.figaroh:prepare_figaroh", fig.prepare_figaroh, Vec(t), Vec(q), Vec(tau), Obj(model),
+          Obj(settings), argnames=("t", "q_motor", "signal", "model", "settings"), cutoff_slip=Flag(True),
+          differences=Choice("script"), last_acceleration=Flag(False)))
+    fdata = fig.prepare_figaroh(t, q, tau, model, settings)
+    ff = fig.figaroh_estimates(fdata, res.base)
+    add(E("identification.figaroh:figaroh_estimates", fig.figaroh_estimates, Obj(fdata), Obj(res.base, extra=(
+        ("foreign", idf.DriveModel(planar_2r(), offset=True).base_parameters()),)), argnames=("data", "base"),
+          ratio=Pos(30.0, extra=(("tiny", 0.5),))))
+    add(E("identification.figaroh:FigarohFit", fig.FigarohFit, Names(ff.names), Vec(ff.ols), Vec(ff.ols_rel_std),
+          Vec(ff.wls), Vec(ff.wls_rel_std), Vec(ff.wls_cov), Vec(ff.sigma_joint, skip=("shape",)),   # the joint count is in no other field
+          Names(ff.essential_names), Vec(ff.essential_wls), Vec(ff.essential_rel_std),
+          Names(ff.dropped, skip=("shape",)),                  # any number of dropped columns
+          argnames=("names", "ols", "ols_rel_std", "wls", "wls_rel_std", "wls_cov", "sigma_joint", "essential_names",
+                    "essential_wls", "essential_rel_std", "dropped")))
+    return T
+
+
+NOT_SWEPT: dict[str, str] = {}
