@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bad_input_sweep import E, Choice, Flag, Int, Names, NonNeg, Obj, Path_, Pos, Real, Series, Text, Vec
+from bad_input_sweep import E, Choice, Flag, Int, Names, NonNeg, Obj, Path_, Pos, Real, Seed, Series, Text, Vec
 
 
 def _axes():
@@ -25,6 +25,41 @@ def _axes():
     import matplotlib.pyplot as plt
 
     return plt.subplots()[1]
+
+
+def _small_run():
+    """A 2R arm's synthetic logs (30 s fit, 10 s held out, 100 Hz) and their configuration."""
+    from robidlib.identification import DriveModel
+    from robidlib.models import planar_2r
+
+    folder = Path(tempfile.mkdtemp(prefix="robidlib_sweep_ident_"))
+    robot = planar_2r()
+    (folder / "robot.urdf").write_text(robot.to_urdf())
+    model = DriveModel(robot)
+    x = model.pack(friction=[[0.5, 0.2], [0.3, 0.1]], offsets=[0.1, -0.1], rotor=[0.05, 0.02])
+    rng = np.random.default_rng(3)
+    fs = 100.0
+    for name, seed, dur in (("fit", 1, 30.0), ("check", 2, 10.0)):
+        t = np.arange(int(dur * fs)) / fs
+        r = np.random.default_rng(seed)
+        w = 2 * np.pi * np.array([0.13, 0.29, 0.47])
+        A = r.normal(size=(2, 3)) * 0.5
+        ph = r.uniform(0, 2 * np.pi, (2, 3))
+        arg = w[None, None] * t[:, None, None] + ph[None]
+        q = (A[None] * np.sin(arg)).sum(2)
+        qd = (A[None] * w * np.cos(arg)).sum(2)
+        qdd = -(A[None] * w**2 * np.sin(arg)).sum(2)
+        tau = model.torques(q, qd, qdd, x)
+        tau = tau + 0.02 * tau.std(0) * rng.normal(size=tau.shape)
+        np.savetxt(folder / f"{name}.csv", np.column_stack([t, q, tau]), delimiter=",",
+                   header="t,q1,q2,tau1,tau2", comments="", fmt="%.10g")
+    names = list(robot.joint_names)
+    cfg = {"robot": {"urdf": "robot.urdf", "joints": names},
+           "signals": {"time": {"column": "t"}, "position": {"columns": ["q1", "q2"]},
+                       "torque": {"columns": ["tau1", "tau2"], "kind": "joint_torque"}},
+           "records": [{"name": "fit", "file": "fit.csv"}, {"name": "check", "file": "check.csv", "role": "holdout"}],
+           "settings": {"cv_folds": 2}}
+    return folder, cfg
 
 
 def entries(o):  # noqa: C901 - one table
@@ -148,6 +183,68 @@ def entries(o):  # noqa: C901 - one table
           Names(ff.dropped, skip=("shape",)),                  # any number of dropped columns
           argnames=("names", "ols", "ols_rel_std", "wls", "wls_rel_std", "wls_cov", "sigma_joint", "essential_names",
                     "essential_wls", "essential_rel_std", "dropped")))
+
+    # ------------------------------------------------------------------ the command: config
+    cfgm = importlib.import_module("robidlib.identification.config")
+    cmd = importlib.import_module("robidlib.identification.command")
+    exp = importlib.import_module("robidlib.identification.export")
+    rep = importlib.import_module("robidlib.identification.report")
+    folder, cfg = _small_run()
+    (folder / "config.toml").write_text(cfgm.to_toml(cfg))
+    out = Path(tempfile.mkdtemp(prefix="robidlib_sweep_out_"))
+    add(E("identification.config:unit_factor", cfgm.unit_factor, Choice("position", alias=("quantity",)),
+          Choice("deg", alias=("unit",)), argnames=("quantity", "unit")))
+    add(E("identification.config:example_config", cfgm.example_config, Choice("tx40", alias=("name",)),
+          argnames=("name",)))
+    add(E("identification.config:write_example_config", cfgm.write_example_config, Choice("tx40", alias=("name",)),
+          Path_(out), argnames=("name", "directory"), overwrite=Flag(True)))   # a missing folder: FileNotFoundError
+    add(E("identification.config:load_config", cfgm.load_config,
+          Path_(folder / "config.toml"), argnames=("path",)))     # a missing file: FileNotFoundError (documented)
+    add(E("identification.config:to_toml", cfgm.to_toml, Obj(cfg), argnames=("config",)))  # any mapping is TOML
+    add(E("identification.config:IdentifyConfig.from_dict", cfgm.IdentifyConfig.from_dict,
+          Obj(cfg, alias=("top level",), extra=(("unknown", {**cfg, "no_such_table": {}}), ("empty", {}))),
+          argnames=("config",), base_dir=Path_(folder), source=Text("<dict>")))
+
+    # ------------------------------------------------------------------ the command: run, write, main
+    ident = cmd.identify_robot(cfg, base_dir=folder)
+    add(E("identification.command:identify_robot", cmd.identify_robot,
+          Obj(cfg, alias=("top level",), skip=("type",),           # a str is the path of a configuration file
+              extra=(("type", 3), ("unknown", {**cfg, "no_such_table": {}}), ("empty", {}))), argnames=("config",),
+          base_dir=Path_(folder), progress=Flag(False)))
+    add(E("identification.command:RobotIdentification.write", ident.write,
+          Path_(out / "run", extra=(("type", None),)), argnames=("out",), overwrite=Flag(True)))
+    add(E("identification.command:main", cmd.main,
+          Obj(["--write-example", "tx40", str(out), "--overwrite"], extra=(("type", [3]),)), argnames=("argv",)))
+    add(E("identification.report:render_report", rep.render_report, Obj(ident), argnames=("ident",)))
+    add(E("identification.report:result_json", rep.result_json, Obj(ident), argnames=("ident",)))
+    add(E("identification.report:figures", rep.figures, Obj(ident), argnames=("ident",)))
+
+    # ------------------------------------------------------------------ the command: export
+    xm = ident.model.pack()
+    xr = exp.identified_robot(ident.model, xm)
+    add(E("identification.export:identified_robot", exp.identified_robot, Obj(ident.model), Vec(xm),
+          argnames=("model", "x")))
+    add(E("identification.export:to_mjcf", exp.to_mjcf, Obj(xr[0]), argnames=("robot",), rotor=Vec(xr[1]),
+          name=Text("arm")))
+    add(E("identification.export:check_export", exp.check_export, Obj(ident.model), Vec(xm), argnames=("model", "x"),
+          urdf=Text(xr[0].to_urdf(), alias=("URDF",), extra=(("unknown", "<robot/>"),)),
+          mjcf=Text(exp.to_mjcf(xr[0], xr[1]), extra=(("unknown", "<mujoco/>"),)), samples=Int(5, huge=10**12),
+          rng=Seed(0)))
+
+    # ------------------------------------------------------------------ datasets.tiago
+    tg = importlib.import_module("robidlib.datasets.tiago")       # the package's .tiago is the function
+
+    add(E("datasets.tiago:tiago", tg.tiago, directory=Path_(None), verify=Flag(True)))
+    add(E("datasets.tiago:verify_tiago_files", tg.verify_tiago_files, directory=Path_(None)))
+    add(E("datasets.tiago:tiago_robot", tg.tiago_robot, urdf=Path_(None), inertia_check=Choice("warn")))
+    add(E("datasets.tiago:figaroh_to_ours", tg.figaroh_to_ours, Text("Izz14"), argnames=("name",)))
+    tmodel = idf.DriveModel(tg.tiago_robot())
+    tbp = tmodel.base_parameters(rtol=1e-8)
+    tcad = tmodel.pack()
+    add(E("datasets.tiago:compare_tiago_with_published", tg.compare_tiago_with_published,
+          Obj(tbp, extra=(("foreign", res.base),)), Vec(tbp.beta(tcad)),
+          Vec(np.ones(tbp.rank), skip=("inf",)),      # inf: a parameter estimated as zero (documented)
+          argnames=("base", "values", "rel_std"), cad=Vec(tcad)))
     return T
 
 

@@ -405,8 +405,12 @@ def compare_tiago_with_published(base: Any, values: Any, rel_std: Any, cad: Any 
     if not isinstance(base, BaseParameters):
         raise TypeError(f"base must be BaseParameters, got {type(base).__name__}")
     r = base.rank
+    if np.ndim(values) == 1 and np.shape(values)[0] != r:
+        raise ValueError(f"values must have one entry per base parameter of base ({r}), got {np.shape(values)[0]}")
     v = as_array("values", values, shape=(r,))
     rs = as_array("rel_std", rel_std, shape=(r,), finite=False)
+    if np.any(np.isnan(rs)):
+        raise ValueError("rel_std must not hold NaN (inf is a parameter estimated as zero), got NaN")
     cadv = None if cad is None else base.beta(as_array("cad", cad, shape=(base.n_params,)))
     names = base.base_names
     ours_rel = []

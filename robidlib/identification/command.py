@@ -228,7 +228,7 @@ class RobotIdentification:
 
         if not isinstance(overwrite, bool):
             raise TypeError(f"overwrite must be True or False, got {type(overwrite).__name__}")
-        folder = check_out_dir(out, create=True)
+        folder = check_out_dir(out, create=True, name="out")
         names = list(_OUTPUTS)
         if self.export.get("urdf") is None:
             names.remove("model.urdf")
@@ -922,7 +922,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .config import EXAMPLES, example_config, write_example_config
 
-    if argv is not None and (isinstance(argv, str) or not all(isinstance(a, str) for a in argv)):
+    if argv is not None and (not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv)):
         raise TypeError(f"argv must be a list of strings (the command-line arguments), got {argv!r}")
 
     ap = argparse.ArgumentParser(

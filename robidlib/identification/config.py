@@ -133,7 +133,7 @@ def _check_keys(table: Any, allowed: Sequence[str], required: Sequence[str], whe
             raise _fail(where, f"unknown key {key!r}{hint}; expected one of {', '.join(allowed)}")
     for key in required:
         if key not in table:
-            raise _fail(where, f"the key {key!r} is missing; it is required")
+            raise _fail(where, f"the key {key!r} is missing; it is required (expected keys: {', '.join(required)})")
     return dict(table)
 
 
