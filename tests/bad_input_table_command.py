@@ -245,6 +245,38 @@ def entries(o):  # noqa: C901 - one table
           Obj(tbp, extra=(("foreign", res.base),)), Vec(tbp.beta(tcad)),
           Vec(np.ones(tbp.rank), skip=("inf",)),      # inf: a parameter estimated as zero (documented)
           argnames=("base", "values", "rel_std"), cad=Vec(tcad)))
+    # ------------------------------------------------------------------ result and configuration classes
+    te = ident.heldout["wls"]
+    nanok = dict(skip=("nan",))      # NaN: a ratio with nothing to compare (a joint at rest, no kept mask)
+    add(E("identification.metric:TorqueError", metric.TorqueError, Vec(te.per_joint, **nanok), Real(te.overall, **nanok),
+          Vec(te.rms, **nanok), Vec(te.per_joint_unfiltered, **nanok), Real(te.overall_unfiltered, **nanok),
+          Vec(te.rms_unfiltered, **nanok), Vec(te.per_joint_kept, **nanok), Real(te.overall_kept, **nanok),
+          Vec(te.share, **nanok), Int(te.samples, huge=None), Pos(te.cutoff),
+          argnames=("per_joint", "overall", "rms", "per_joint_unfiltered", "overall_unfiltered", "rms_unfiltered",
+                    "per_joint_kept", "overall_kept", "share", "samples", "cutoff"), definition=Text("relative error")))
+    f = data.full
+    add(E("identification.preprocess:FullRate", pre.FullRate, Vec(f.t), Vec(f.q), Vec(f.qd), Vec(f.qdd), Vec(f.tau),
+          Vec(f.nearest, extra=(("negative", -f.nearest - 1), ("type", f.nearest + 0.5))),
+          Vec(f.run, extra=(("negative", -f.run - 1), ("type", f.run + 0.5))), Pos(f.fs),
+          argnames=("t", "q", "qd", "qdd", "tau", "nearest", "run", "fs"),
+          edge=Vec(np.zeros(f.t.size, bool), skip=("bool", "nan", "inf", "complex"),
+                   extra=(("type", np.zeros(f.t.size)),))))
+    sc = ident.config.position
+    add(E("identification.config:SignalConfig", cfgm.SignalConfig, Names(sc.columns), Names(sc.unit, extra=(
+        ("shape", sc.unit[:-1]),)), Vec(sc.sign, extra=(("degenerate", (2.0,) * len(sc.sign)),)),
+          argnames=("columns", "unit", "sign"), side=Choice("joint"), kind=Choice("joint_torque"),
+          offset=Vec(np.zeros(len(sc.columns)), skip=("empty",))))   # (): no offset, the default
+    rc = ident.config.records[0]
+    add(E("identification.config:RecordConfig", cfgm.RecordConfig, Text(rc.name, extra=(("empty", ""),)),
+          Obj(rc.files, extra=(("empty", {}), ("type", {"position": 3}))), argnames=("name", "files"),
+          role=Choice("fit")))
+    add(E("identification.config:VerdictThresholds", cfgm.VerdictThresholds,
+          **{k.name: Pos(getattr(cfgm.VerdictThresholds(), k.name))
+             for k in __import__("dataclasses").fields(cfgm.VerdictThresholds)}))
+    tgo = tg.tiago()
+    add(E("datasets.tiago:Tiago", tg.Tiago, Vec(tgo.t[:50]), Vec(tgo.q[:50]), Vec(tgo.qd[:50]), Vec(tgo.effort[:50]),
+          Obj(tgo.robot), Obj(tgo.columns), Obj(tgo.settings), Obj(tgo.files),
+          argnames=("t", "q", "qd", "effort", "robot", "columns", "settings", "files")))
     return T
 
 

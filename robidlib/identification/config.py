@@ -233,6 +233,26 @@ class SignalConfig:
     kind: str = ""
     offset: tuple[float, ...] = ()
 
+    def __post_init__(self) -> None:
+        from .._validate import as_array, check_choice, check_names
+
+        cols = check_names("columns", self.columns)
+        if not cols:
+            raise ValueError("columns must name one column per joint, got none")
+        n = len(cols)
+        if len(check_names("unit", self.unit, unique=False)) != n:
+            raise ValueError(f"unit must have one entry per column of columns ({n}), got {len(self.unit)}")
+        if isinstance(self.sign, (tuple, list)) and len(self.sign) != n:
+            raise ValueError(f"sign must have one entry per column of columns ({n}), got {len(self.sign)}")
+        sign = as_array("sign", self.sign, shape=(n,))
+        if not all(abs(float(v)) == 1.0 for v in sign):
+            raise ValueError(f"sign must be +1 or -1 per joint, got {sign.tolist()}")
+        check_choice("side", self.side, _SIDES)
+        if self.kind != "":
+            check_choice("kind", self.kind, _TORQUE_KINDS)
+        if len(self.offset):
+            as_array("offset", self.offset, shape=(n,))
+
 
 @dataclass(frozen=True)
 class RecordConfig:
@@ -250,6 +270,15 @@ class RecordConfig:
     name: str
     files: dict
     role: str = "fit"
+
+    def __post_init__(self) -> None:
+        from .._validate import check_choice, check_text
+
+        check_text("name", self.name, allow_empty=False)
+        if not isinstance(self.files, dict) or not self.files or not all(
+                isinstance(k, str) and isinstance(v, (str, os.PathLike)) for k, v in self.files.items()):
+            raise TypeError(f"files must be a non-empty dict {{signal: path}}, got {self.files!r}")
+        check_choice("role", self.role, ("fit", "holdout"))
 
 
 @dataclass(frozen=True)
@@ -362,6 +391,15 @@ class VerdictThresholds:
     physical_excess_warn: float = 0.10
     gravity_scale_warn: float = 2.0
     export_tolerance: float = 1e-9
+
+    def __post_init__(self) -> None:
+        from .._validate import check_positive
+
+        for f in fields(self):
+            object.__setattr__(self, f.name, check_positive(f.name, getattr(self, f.name)))
+        if not self.heldout_pass < self.heldout_fail:
+            raise ValueError(f"heldout_pass ({self.heldout_pass:g}) must be below heldout_fail "
+                             f"({self.heldout_fail:g})")
 
 
 @dataclass(frozen=True)
@@ -824,9 +862,10 @@ def _parse_verdict(d: Any, w: str) -> VerdictThresholds:
     allowed = tuple(f.name for f in fields(VerdictThresholds))
     d = _check_keys(d, allowed, (), w)
     kw = {k: _number(v, f"{w} {k}", positive=True) for k, v in d.items()}
+    lo, hi = kw.get("heldout_pass", VerdictThresholds.heldout_pass), kw.get("heldout_fail", VerdictThresholds.heldout_fail)
+    if not lo < hi:
+        raise _fail(w, f"heldout_pass ({lo:g}) must be below heldout_fail ({hi:g})")
     v = VerdictThresholds(**kw)
-    if not v.heldout_pass < v.heldout_fail:
-        raise _fail(w, f"heldout_pass ({v.heldout_pass:g}) must be below heldout_fail ({v.heldout_fail:g})")
     if v.gravity_scale_warn <= 1:
         raise _fail(f"{w} gravity_scale_warn", f"must be > 1 (a factor), got {v.gravity_scale_warn:g}")
     return v

@@ -169,6 +169,28 @@ class TorqueError:
     cutoff: float
     definition: str = DEFINITION
 
+    def __post_init__(self) -> None:
+        from .._validate import check_fields, check_int, check_text
+
+        # NaN is a ratio with no torque to compare with (a joint at rest, no kept mask): allowed
+        vec = ("per_joint", "rms", "per_joint_unfiltered", "rms_unfiltered", "per_joint_kept", "share")
+        dims = check_fields(self, finite=False, **{k: ("n",) for k in vec})
+        if dims["n"] == 0:
+            raise ValueError("per_joint must hold one value per joint, got an empty array")
+        for k in vec:
+            if np.any(np.isinf(getattr(self, k))):
+                raise ValueError(f"{k} must not hold inf (NaN marks a ratio with nothing to compare), got inf")
+        for k in ("overall", "overall_unfiltered", "overall_kept"):
+            v = getattr(self, k)
+            if isinstance(v, (bool, np.bool_, str)) or np.ndim(v) != 0 or np.iscomplexobj(v):
+                raise TypeError(f"{k} must be a real scalar, got {type(v).__name__} {v!r}")
+            if np.isinf(float(v)):
+                raise ValueError(f"{k} must be finite or NaN, got {v}")
+            object.__setattr__(self, k, float(v))
+        object.__setattr__(self, "samples", check_int("samples", self.samples, 1))
+        object.__setattr__(self, "cutoff", check_positive("cutoff", self.cutoff))
+        check_text("definition", self.definition, allow_empty=False)
+
     def as_dict(self) -> dict:
         """Plain Python numbers and lists (NaN as None), for JSON."""
         def clean(v):

@@ -337,6 +337,21 @@ class FullRate:
     fs: float
     edge: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        dims = check_fields(self, t=("K",), q=("K", "n"), qd=("K", "n"), qdd=("K", "n"), tau=("K", "n"))
+        if dims["K"] == 0 or dims["n"] == 0:
+            raise ValueError(f"t and q must not be empty, got {dims['K']} samples of {dims['n']} joints")
+        for name in ("nearest", "run"):
+            a = as_array(name, getattr(self, name), shape=(dims["K"],))
+            if np.any(a != np.round(a)) or np.any(a < 0):
+                raise ValueError(f"{name} must hold integer indices >= 0, one per full-rate sample, got {a[:3]}...")
+            object.__setattr__(self, name, a.astype(int))
+        if self.edge is not None:
+            e = np.asarray(self.edge)
+            if e.dtype != bool or e.shape != (dims["K"],):
+                raise ValueError(f"edge must be a bool array of shape ({dims['K']},) or None, got {e.dtype} {e.shape}")
+        object.__setattr__(self, "fs", check_positive("fs", self.fs))
+
     @property
     def n_samples(self) -> int:
         """Number of full-rate samples K."""
