@@ -273,6 +273,32 @@ def entries(o):  # noqa: C901 - one table
     add(E("identification.config:VerdictThresholds", cfgm.VerdictThresholds,
           **{k.name: Pos(getattr(cfgm.VerdictThresholds(), k.name))
              for k in __import__("dataclasses").fields(cfgm.VerdictThresholds)}))
+    rs = ident.config.settings
+    add(E("identification.config:RunSettings", cfgm.RunSettings, cutoff=Pos(10.0), filter_order=Int(4, huge=10**6),
+          decimation=Obj((2,), extra=(("negative", (-2,)), ("huge", (10**6,)))), trim=Int(5, zero_ok=True),
+          velocity_threshold=Obj((0.01, 0.01), extra=(("negative", (-1.0, 0.0)), ("nan", (np.nan, 0.0)))),
+          ratio_essential=Pos(30.0, extra=(("tiny", 0.5),)), min_equations_per_parameter=Pos(10.0, extra=(("tiny", 0.5),)),
+          holdout_fraction=Pos(0.3, extra=(("huge", 1.5),)), guard=NonNeg(0.1),
+          cv_folds=Int(5, zero_ok=True, huge=10**6),      # 0: no cross-validation
+          gap=Pos(0.05), jitter=NonNeg(0.01, extra=(("huge", 0.9),)), rate=Pos(100.0), min_segment=NonNeg(1.0),
+          velocity_source=Choice("auto"), physical=Flag(True), physical_margin=NonNeg(1e-4),
+          check_limits=Flag(True)))
+    c = ident.config
+    add(E("identification.config:IdentifyConfig", cfgm.IdentifyConfig, Obj(c.urdf), Names(c.joints), Obj(c.position),
+          Obj(c.torque), Obj(c.records, extra=(("empty", ()), ("type", (3,)))),
+          argnames=("urdf", "joints", "position", "torque", "records"), base_link=Text("base"), tip_link=Text("tip"),
+          lock_joints=Names(("a",), skip=("shape",)), gravity=Vec((0.0, 0.0, -9.81)), inertia_check=Choice("refuse"),
+          delimiter=Text(",", extra=(("empty", ""),)), time_column=Text("t"),
+          time_unit=Choice("s", alias=("time_unit",)), rate=Pos(100.0), velocity=Obj(c.position),
+          gear_ratios=Vec((1.0, 1.0), extra=(("zero", (0.0, 1.0)),)), couplings=Obj((), extra=(("shape", ((0, 1),)),)),
+          torque_constants=Vec((1.0, 1.0), extra=(("zero", (0.0, 1.0)),)),
+          friction=Names(("viscous", "coulomb"), known=True, skip=("shape",)), offset=Flag(True),
+          rotor_inertia=Flag(True), coupled_motors=Flag(True), settings=Obj(c.settings), verdict=Obj(c.verdict),
+          export_urdf=Flag(True), export_mjcf=Flag(True), source=Text("<dict>")))
+    import dataclasses
+
+    ri = {f.name: Obj(getattr(ident, f.name)) for f in dataclasses.fields(ident)}
+    add(E("identification.command:RobotIdentification", cmd.RobotIdentification, **ri))
     tgo = tg.tiago()
     add(E("datasets.tiago:Tiago", tg.Tiago, Vec(tgo.t[:50]), Vec(tgo.q[:50]), Vec(tgo.qd[:50]), Vec(tgo.effort[:50]),
           Obj(tgo.robot), Obj(tgo.columns), Obj(tgo.settings), Obj(tgo.files),

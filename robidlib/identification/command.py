@@ -159,6 +159,21 @@ class RobotIdentification:
     versions: dict = field(default_factory=dict)
     predictions: dict = field(default_factory=dict, repr=False)
 
+    def __post_init__(self) -> None:
+        from ..robot import SerialRobot
+        from .estimate import IdentificationResult
+        from .metric import TorqueError
+        from .preprocess import IdentificationData, Settings
+
+        for name, cls in (("config", IdentifyConfig), ("robot", SerialRobot), ("model", DriveModel),
+                          ("settings", Settings), ("train", IdentificationData), ("test", IdentificationData),
+                          ("result", IdentificationResult), ("fitted", TorqueError), ("warnings", list),
+                          *((k, dict) for k in ("settings_source", "records", "heldout", "heldout_records", "cv",
+                                                "diagnostics", "physical", "export", "verdict", "timings", "versions",
+                                                "predictions"))):
+            if not isinstance(getattr(self, name), cls):
+                raise TypeError(f"{name} must be a {cls.__name__}, got {type(getattr(self, name)).__name__}")
+
     @property
     def relations(self) -> tuple[str, ...]:
         """The base parameters' relations (``result.base.relations``, formatted once)."""

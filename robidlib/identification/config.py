@@ -234,6 +234,8 @@ class SignalConfig:
     offset: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
+        import numpy as np
+
         from .._validate import as_array, check_choice, check_names
 
         cols = check_names("columns", self.columns)
@@ -353,6 +355,10 @@ class RunSettings:
     physical_margin: float = 1e-4
     check_limits: bool = True
 
+    def __post_init__(self) -> None:
+        # the configuration's own checks, also when the settings are made in Python
+        _parse_settings({f.name: getattr(self, f.name) for f in fields(self)}, "settings", None, build=False)
+
 
 @dataclass(frozen=True)
 class VerdictThresholds:
@@ -470,6 +476,57 @@ class IdentifyConfig:
     export_urdf: bool = True
     export_mjcf: bool = True
     source: str = field(default="<dict>", compare=False)
+
+    def __post_init__(self) -> None:
+        import numpy as np
+
+        from .._validate import as_array, check_choice, check_flag, check_names, check_positive, check_text
+
+        if not isinstance(self.urdf, Path):
+            raise TypeError(f"urdf must be a pathlib.Path, got {type(self.urdf).__name__}")
+        n = len(check_names("joints", self.joints))
+        if n == 0:
+            raise ValueError("joints must name at least one joint, got none")
+        for name, cls, optional in (("position", SignalConfig, False), ("torque", SignalConfig, False),
+                                    ("velocity", SignalConfig, True), ("settings", RunSettings, False),
+                                    ("verdict", VerdictThresholds, False)):
+            v = getattr(self, name)
+            if not (isinstance(v, cls) or (optional and v is None)):
+                raise TypeError(f"{name} must be a {cls.__name__}{' or None' if optional else ''}, got "
+                                f"{type(v).__name__}")
+        if (not isinstance(self.records, tuple) or not self.records
+                or not all(isinstance(r, RecordConfig) for r in self.records)):
+            raise TypeError(f"records must be a non-empty tuple of RecordConfig, got {self.records!r}"[:200])
+        for name in ("base_link", "tip_link", "time_column"):
+            if getattr(self, name) is not None:
+                check_text(name, getattr(self, name), allow_empty=False)
+        if self.lock_joints is not None:
+            check_names("lock_joints", self.lock_joints)
+        for name, k in (("gravity", 3), ("gear_ratios", n), ("torque_constants", n)):
+            if getattr(self, name) is not None:
+                if name != "gravity" and np.ndim(getattr(self, name)) == 1 and len(getattr(self, name)) != k:
+                    raise ValueError(f"{name} must have one entry per joint of joints ({k}), got "
+                                     f"{len(getattr(self, name))}")
+                a = as_array(name, getattr(self, name), shape=(k,))
+                if name != "gravity" and np.any(a == 0):
+                    raise ValueError(f"{name} must be non-zero, got {a.tolist()}")
+        if not isinstance(self.couplings, tuple) or not all(
+                isinstance(c, tuple) and len(c) == 3 for c in self.couplings):
+            raise TypeError(f"couplings must be a tuple of (int, int, float) triples, got {self.couplings!r}")
+        check_choice("inertia_check", self.inertia_check, ("refuse", "warn"))
+        check_text("delimiter", self.delimiter, allow_empty=False)
+        check_text("time_unit", self.time_unit)
+        try:
+            unit_factor("time", self.time_unit)
+        except ValueError:
+            raise ValueError(f"time_unit must be a unit of time (s, ms, us, ns), got {self.time_unit!r}") from None
+        if self.rate is not None:
+            check_positive("rate", self.rate)
+        for f in check_names("friction", self.friction):
+            check_choice("friction", f, ("viscous", "coulomb"))
+        for name in ("offset", "rotor_inertia", "coupled_motors", "export_urdf", "export_mjcf"):
+            check_flag(name, getattr(self, name))
+        check_text("source", self.source)
 
     @property
     def n(self) -> int:
@@ -808,7 +865,7 @@ def _parse(cfg: Mapping[str, Any], base: Path, source: str) -> IdentifyConfig:
     )
 
 
-def _parse_settings(d: Any, w: str, n: int) -> RunSettings:
+def _parse_settings(d: Any, w: str, n: int | None, build: bool = True) -> Any:
     allowed = tuple(f.name for f in fields(RunSettings))
     d = _check_keys(d, allowed, (), w)
     kw: dict[str, Any] = {}
@@ -855,7 +912,7 @@ def _parse_settings(d: Any, w: str, n: int) -> RunSettings:
     for key in ("physical", "check_limits"):
         if key in d:
             kw[key] = _bool(d[key], f"{w} {key}")
-    return RunSettings(**kw)
+    return RunSettings(**kw) if build else kw
 
 
 def _parse_verdict(d: Any, w: str) -> VerdictThresholds:
