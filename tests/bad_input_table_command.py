@@ -117,7 +117,9 @@ def entries(o):  # noqa: C901 - one table
     add(E("identification.validate:heldout_error", val.heldout_error, Obj(res), Obj(data),
           argnames=("result", "data"), methods=Names(("ols", "wls"), known=True, skip=("shape",))))
     add(E("identification.validate:predict_full_rate", val.predict_full_rate, Obj(res), Obj(data),
-          Vec(np.stack([res.full_base_vector("wls")])), argnames=("result", "data", "vectors")))
+          Vec(res.full_base_vector("wls")[:, None], skip=("shape",),       # columns: any number of vectors
+              extra=(("shape", np.r_[res.full_base_vector("wls"), 0.0][:, None]),)),
+          argnames=("result", "data", "vectors")))
     add(E("identification.validate:metric_samples", val.metric_samples, Obj(data.full, extra=(("type", data),)),
           argnames=("full",)))
     add(E("identification.validate:blocked_cross_validation", val.blocked_cross_validation, Obj(data),
