@@ -292,6 +292,9 @@ def check_export(model: DriveModel, x: Any, urdf: str | None = None, mjcf: str |
                 mm = mujoco.MjModel.from_xml_string(mjcf)
             except ValueError as exc:
                 raise ValueError(f"MuJoCo refuses the exported MJCF: {exc}") from None
+            if mm.nv != model.n:
+                raise ValueError(f"mjcf must describe the model's {model.n} joints, got a model with {mm.nv} degrees "
+                                 "of freedom")
             fl = np.array(mm.dof_frictionloss, dtype=float)
             fc = np.array([x[idx[f"fc{j + 1}"]] if f"fc{j + 1}" in idx else 0.0 for j in range(model.n)])
             mm.dof_frictionloss[:] = 0.0            # a constraint in MuJoCo: checked as a value below
