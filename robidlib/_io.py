@@ -11,7 +11,9 @@ added later) goes through :func:`write_text`, which
   ``tools/store_*.py`` recipes write there, naming the file and ``overwrite=True``;
 * refuses to replace an existing file unless ``overwrite=True``;
 * never creates a missing folder: it refuses with an error naming the folder (create it
-  first);
+  first). A writer whose documented behaviour is to create its output folder (the
+  identification command's ``--out``, the student edition's answers) does it through
+  :func:`make_folder`, under the same rule about the installed package;
 * creates a new file exclusively (a file that appears meanwhile is not replaced) and
   replaces one (``overwrite=True``) through a temporary file renamed over it, so that a
   failure never leaves half a file.
@@ -26,7 +28,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-__all__ = ["package_dir", "is_source_checkout", "destination", "write_text"]
+__all__ = ["package_dir", "is_source_checkout", "destination", "write_text", "make_folder"]
 
 
 def package_dir() -> Path:
@@ -139,4 +141,23 @@ def write_text(path: Any, text: str, *, overwrite: bool = False, name: str = "pa
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    return full
+
+
+def make_folder(path: Any, name: str = "path") -> Path:
+    """Create the folder ``path`` (and its missing parents) for a writer documented to create it.
+
+    Returns the absolute path; an existing folder is fine.
+
+    Raises
+    ------
+    TypeError
+        If ``path`` is not a str or os.PathLike.
+    ValueError
+        If it lies inside the installed robidlib package, or exists and is not a folder.
+    """
+    full = destination(path, name)
+    if full.exists() and not full.is_dir():
+        raise ValueError(f"{name} {str(full)!r} exists and is not a folder; expected a folder")
+    full.mkdir(parents=True, exist_ok=True)
     return full

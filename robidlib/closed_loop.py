@@ -237,6 +237,8 @@ class Controller:
         if self.velocity_cutoff is not None:
             object.__setattr__(self, "velocity_cutoff", check_positive("velocity_cutoff", self.velocity_cutoff))
         check_fields(self, kp=("n",), kd=("n",), feedforward=(None,))
+        if self.feedforward is not None and self.feedforward.size == 0:
+            raise ValueError("feedforward must hold the controller's model parameters (or be None), got an empty array")
         for name in ("kp", "kd"):
             v = getattr(self, name)
             if v.size == 0 or np.any(v <= 0):

@@ -180,8 +180,16 @@ def draw_seeds(recipe: dict[str, Any], level: int, draws: Any) -> list[np.random
     >>> len(g), float(g[0].random()) == float(draw_seeds(CHAPTER_RECIPE, 1, [0])[0].random())
     (2, True)
     """
+    from collections.abc import Mapping
+
+    seed = recipe.get("seed") if isinstance(recipe, Mapping) else None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"recipe must be a study recipe (a dict with an int 'seed', e.g. CHAPTER_RECIPE), got "
+                        f"{type(recipe).__name__}" + (f" with seed {seed!r}" if isinstance(recipe, Mapping) else ""))
     level = check_int("level", level, 0)
-    return [np.random.default_rng([int(recipe["seed"]), level, check_int("draw", int(d), 0)]) for d in draws]
+    if isinstance(draws, (str, bytes)) or np.ndim(draws) != 1:
+        raise TypeError(f"draws must be a sequence of draw indices (ints >= 0), got {type(draws).__name__}")
+    return [np.random.default_rng([int(seed), level, check_int("draws", d, 0)]) for d in draws]
 
 
 def _iterate(experiment: Any, W: list, y: list, samples: np.ndarray, keeps: list, B0: np.ndarray,

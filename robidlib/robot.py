@@ -1105,7 +1105,7 @@ def _from_urdf(cls, source, base_link, tip_link, lock_joints, gravity, name, ine
         children[ends["parent"]].append(jname)
 
     if not links:
-        raise ValueError("URDF: the robot has no <link> (is it an unexpanded xacro file?)")
+        raise ValueError("URDF: the robot has no <link>; expected at least one (is it an unexpanded xacro file?)")
     roots = [k for k in links if k not in parent_of]
     if len(roots) != 1:
         if not roots:

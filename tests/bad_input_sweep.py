@@ -482,9 +482,10 @@ def classify_answer(exc: BaseException | None, result: Any, printed: str) -> str
         return "hang"
     if exc is not None:
         return "unclear"
-    if result is False and "\u2718" in printed:
+    verdict = isinstance(result, (bool, np.bool_)) or type(result).__name__ == "Verdict"   # checks return a Verdict
+    if verdict and not result and "\u2718" in printed:
         return "clear"
-    return "silent" if result is True else "unclear"
+    return "silent" if verdict and result else "unclear"
 
 
 #: Address space a case may add (bytes): an absurd size must fail as MemoryError, not make

@@ -281,7 +281,7 @@ def entries(o):  # noqa: C901 - one table
     add(E("trajectories:optimize_excitation", trajectories.optimize_excitation, Obj(R2), Obj(ft),
           argnames=("robot", "initial"), base=Obj(bp), scaling=Choice("columns"), n_starts=Int(1, huge=10**9),
           rng=Seed(0, none_ok=True), n_grid=Int(40, huge=10**12), n_constraint=Int(20, huge=10**12), n_eval=Int(20, huge=10**12),
-          margin=NonNeg(0.02), maxiter=Int(2), ftol=Tol(1e-6), friction=Flag(False)))
+          margin=NonNeg(0.02), maxiter=Int(2), ftol=Tol(1e-6), friction=Flag(False), criterion=Choice("cond")))
 
     # ------------------------------------------------------------------ signals
     x = np.sin(np.linspace(0, 6, 200))[:, None] * [1.0, 2.0]
@@ -1091,12 +1091,13 @@ def entries(o):  # noqa: C901 - one table
           argnames=("resolution", "sigma_q", "sigma_tau")))
     add(E("closed_loop:Sensors.scaled", cl_sens.scaled, NonNeg(2.0), argnames=("factor",)))
     add(E("closed_loop:Controller", cl.Controller, Choice("pd"), Vec([1.0, 2.0]), Vec([1.0, 2.0]),
-          argnames=("kind", "kp", "kd"), velocity_cutoff=Pos(20.0)))
+          argnames=("kind", "kp", "kd"), velocity_cutoff=Pos(20.0),
+          feedforward=Vec(cl_p, skip=("shape",), extra=(("shape", cl_p[None]),))))   # its length: the experiment
     add(E("closed_loop:ClosedLoopExperiment", cl.ClosedLoopExperiment, Obj(cl_model), Obj(cl_ref), Obj(cl_ctrl),
           argnames=("model", "reference", "controller"), substeps=Int(1, huge=10**6)))
     add(E("closed_loop:ClosedLoopRecord", cl.ClosedLoopRecord, Vec(cl_rec.t, skip=("empty",)), Vec(cl_rec.q),
-          cl_rec.qd, cl_rec.qdd, cl_rec.tau, cl_rec.q_meas, cl_rec.tau_meas,
-          argnames=("t", "q", "qd", "qdd", "tau", "q_meas", "tau_meas")))
+          Vec(cl_rec.qd), Vec(cl_rec.qdd), Vec(cl_rec.tau), Vec(cl_rec.q_meas), Vec(cl_rec.tau_meas),
+          argnames=("t", "q", "qd", "qdd", "tau", "q_meas", "tau_meas"), failed=Flag(False)))
     add(E("closed_loop:ClosedLoopRecord.draw", cl_two.draw, Int(1, zero_ok=True, huge=10**6), argnames=("k",)))
     add(E("closed_loop:pd_controller", cl.pd_controller, Obj(cl_model), Vec(cl_p), Obj(cl_ref),
           argnames=("model", "params", "reference"), bandwidth=Pos(6.0), damping=Pos(1.0), feedforward=Flag(False),
@@ -1110,8 +1111,13 @@ def entries(o):  # noqa: C901 - one table
           order=Int(4, huge=10**6)))
     add(E("closed_loop:mass_and_bias", cl.mass_and_bias, Obj(cl_model), Vec(cl_rec.q[:2]), Vec(cl_rec.qd[:2]),
           Vec(np.vstack([cl_p, cl_p])), argnames=("model", "q", "qd", "params")))
-    add(E("estimation.closed_loop:iv", ecl.iv, Vec(cl_W), Vec(cl_y), Vec(cl_W + 0.01), argnames=("W", "y", "Z")))
-    kw = dict(samples=cl_s, keep=cl_keep)
+    cl_names = Names(tuple(f"c{i}" for i in range(cl_W.shape[1])))
+    add(E("estimation.closed_loop:iv", ecl.iv, Vec(cl_W), Vec(cl_y), Vec(cl_W + 0.01), argnames=("W", "y", "Z"),
+          names=cl_names))
+    kw = dict(samples=Vec(cl_s, skip=("empty",), extra=(("negative", -cl_s - 1), ("huge", cl_s + 10**6),
+                                                        ("type", cl_s + 0.5))),
+              keep=Vec(cl_keep, skip=("bool", "nan", "inf", "complex"), extra=(("type", cl_keep.astype(float)),)),
+              names=cl_names)
     add(E("estimation.closed_loop:idim_iv", ecl.idim_iv, Obj(cl_exp), Vec(cl_W), Vec(cl_y), Vec(cl_p),
           argnames=("experiment", "W", "y", "params0"), max_iter=Int(2, huge=10**9), tol=Tol(0.05), **kw))
     add(E("estimation.closed_loop:didim", ecl.didim, Obj(cl_exp), Vec(cl_y), Vec(cl_p),
@@ -1123,10 +1129,13 @@ def entries(o):  # noqa: C901 - one table
           Vec([1.0, 1.0]), argnames=("estimates", "truth", "scale")))
     add(E("closed_loop_study:level_sensors", cls.level_sensors, Obj(cl_sens), NonNeg(2.0),
           argnames=("sensors", "level")))
-    add(E("closed_loop_study:draw_seeds", cls.draw_seeds, cls.CHAPTER_RECIPE, Int(1, zero_ok=True),
-          [0, 1], argnames=("recipe", "level", "draws")))
+    add(E("closed_loop_study:draw_seeds", cls.draw_seeds,
+          Obj(cls.CHAPTER_RECIPE, extra=(("unknown", {}), ("type", {**cls.CHAPTER_RECIPE, "seed": "x"}))),
+          Int(1, zero_ok=True), Vec([0, 1], skip=("empty",),   # no draws: no generators (valid)
+              extra=(("negative", [-1, 0]), ("type", [0.5, 1]))),
+          argnames=("recipe", "level", "draws")))
     add(E("closed_loop_study:load_closed_loop_study", cls.load_closed_loop_study,
-          name=Choice("closed_loop_mc")))
+          name=Choice("closed_loop_mc"), path=Path_(None, extra=(("unknown", "/no/such/study.json"),))))
     # log-Cholesky parameters and the D-optimal criterion
     lc = np.linspace(-0.5, 0.5, 10)
     add(E("params:log_cholesky_factor", params.log_cholesky_factor, Vec(lc, skip=("shape",)), argnames=("theta",)))
@@ -1135,14 +1144,14 @@ def entries(o):  # noqa: C901 - one table
     add(E("params:params_to_log_cholesky", params.params_to_log_cholesky,
           Vec(params.log_cholesky_to_params(lc), skip=("shape",)), argnames=("pi_j",)))
     add(E("trajectories:excitation_logdet", trajectories.excitation_logdet, Obj(R2), Obj(traj),
-          argnames=("robot", "traj"), friction=Flag(False)))
+          argnames=("robot", "traj"), friction=Flag(False), base=Obj(bp, extra=(("foreign", bp_ur5),))))
     from robidlib.estimation import log_cholesky as elc
 
     lc_W = regressor_module.regressor(R2, *base.random_states(R2, 40, rng=5)).reshape(-1, 20)
     lc_pi = params.log_cholesky_to_params(np.tile(lc, (2, 1))).ravel()
     add(E("estimation.log_cholesky:log_cholesky_ls", elc.log_cholesky_ls, Vec(lc_W), Vec(lc_W @ lc_pi), Obj(R2),
           argnames=("W", "y", "robot"), prior=Vec(lc_pi), friction=Flag(False), reg=NonNeg(1e-6),
-          max_nfev=Int(5, huge=10**9), ftol=Tol(1e-10), x_scale=Choice("jac"), start=Vec(lc_pi)))
+          max_nfev=Int(5, huge=10**9), ftol=Tol(1e-10), start=Vec(lc_pi), x_scale=Choice("jac")))
     return T
 
 

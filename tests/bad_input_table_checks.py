@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from bad_input_sweep import E, Answer, Flag, Int, Obj, Path_, Pos, Real, Vec
+from pathlib import Path
+
+from bad_input_sweep import E, Answer, Choice, Flag, Int, Names, NonNeg, Obj, Path_, Pos, Real, Vec
 
 #: Answer strings a check must never execute (category "hostile"): code, attribute access,
 #: a lambda, a number with a billion digits, a very long input and a very deep one.
@@ -56,7 +58,7 @@ def entries(o):  # noqa: C901 - one table
           Answer([1.0, 0.7, 0.5]), argnames=("n_samples", "std"), tol=Pos(0.1)))
     add(E("checks.pendulum:check_excitation_design", pendulum.check_excitation_design,
           fn(lambda t: (0.5 * np.sin(2 * t), np.cos(2 * t), -2 * np.sin(2 * t))), argnames=("motion",),
-          q_max=Pos(0.5), target=Pos(2.0)))
+          q_max=Pos(0.5), target=Pos(2.0), qd_max=Pos(3.0), qdd_max=Pos(15.0)))
 
     # ------------------------------------------------------------------ chapter 2: base parameters
     good = ["Izz1 + 0.25*m2", "mx1 + 0.5*m2", "my1", "Izz2", "mx2", "my2"]
@@ -206,9 +208,57 @@ def entries(o):  # noqa: C901 - one table
     add(E("checks.tx40:check_joint5_critique", tx40.check_joint5_critique, Answer(1.0, like="scalar"),
           Answer(0.2, like="scalar"), argnames=("error_ratio", "torque_ratio")))
 
+    # ------------------------------------------------------------------ chapter 12: closed loop
+    from robidlib import closed_loop as cl
+    from robidlib import closed_loop_study as cls
+    from robidlib import trajectories
+    from robidlib.estimation import base_model
+    from robidlib.checks import closed_loop as clc
+
+    cl_model = base_model.robot_base_model(planar_2r(friction=[[0.3, 0.2], [0.1, 0.1]]),
+                                           friction=["viscous", "coulomb"])
+    cl_ref = trajectories.fourier_series(np.arange(0.0, 0.3, 0.005), np.pi, [[0.3], [0.2]], [[0.0], [0.1]], [0.0, 0.5])
+    cl_exp = cl.ClosedLoopExperiment(cl_model, cl_ref, cl.pd_controller(cl_model, cl_model.params, cl_ref,
+                                                                        bandwidth=6.0))
+    cl_rec = cl.simulate_closed_loop(cl_exp, cl_model.params)
+    _, _, cl_s, cl_keep = cl.idim_data(cl_model, cl_rec, cutoff=20.0, trim=2)
+    cl_Z = np.asarray(cl_model.regressor(cl_rec.q[cl_s], cl_rec.qd[cl_s], cl_rec.qdd[cl_s]))[cl_keep]
+    add(E("checks.closed_loop:check_instruments", clc.check_instruments, Answer(cl_Z), Obj(cl_exp),
+          Vec(cl_model.params), Vec(cl_s, skip=("empty",), extra=(("negative", -cl_s - 1), ("huge", cl_s + 10**6),
+                                                                 ("type", cl_s + 0.5))),
+          Vec(cl_keep, skip=("bool", "nan", "inf", "complex"), extra=(("type", cl_keep.astype(float)),)),
+          argnames=("Z", "experiment", "params", "samples", "keep")))
+    study, meta = cls.load_closed_loop_study()
+    add(E("checks.closed_loop:check_bias_sign", clc.check_bias_sign,
+          Answer(meta["names"][0], like="any", extra=(("unknown", "no_such_parameter"),)),
+          Answer("+", like="any", extra=(("unknown", "up"),)),
+          Obj(study, extra=(("unknown", {}), ("type", {k: "x" for k in study}))),
+          Obj(meta, extra=(("unknown", {}),)), argnames=("name", "sign", "study", "meta")))
+    add(E("checks.closed_loop:check_method_choice", clc.check_method_choice,
+          Answer(dict(clc.SCENARIOS), like="any", extra=(("unknown", {"A": "ekf", "B": "iv", "C": "iv"}),
+                                                          ("empty", {}))), argnames=("choices",)))
+
+    # ------------------------------------------------------------------ the reference answers
+    from robidlib.checks import answers
+    from robidlib.checks.answers import ekf as ekf_answers, tx40 as tx40_answers
+    import tempfile
+
+    add(E("checks.answers:compute", answers.compute, Choice("pendulum", alias=("module",)), argnames=("module",)))
+    out = tempfile.mkdtemp(prefix="robidlib_sweep_answers_")
+    add(E("checks.answers:write_answers", answers.write_answers,
+          Path_(out, extra=(("type", None), ("foreign", str(Path(answers.__file__).parents[2] / "data" / "checks")))),
+          argnames=("folder",), modules=Names(("pendulum",), known=True, skip=("shape",)), overwrite=Flag(True)))
+    add(E("checks.answers.tx40:compute_reference", tx40_answers.compute_reference,
+          Vec((100.0,), skip=("shape",), extra=(("negative", (-1.0, 100.0)), ("huge", (1e9, 100.0)))),
+          argnames=("cutoffs",), check_valid=False))
+    add(E("checks.answers.tx40:at_cutoff", tx40_answers.at_cutoff, Pos(100.0, extra=(("huge", 1e9),)),
+          argnames=("cutoff",), check_valid=False))       # a reference run: seconds (test_checks_tx40)
+    add(E("checks.answers.ekf:arm_process_noise", ekf_answers.arm_process_noise, q=Vec((-np.pi / 2, 0.0)),
+          sigma_tau=Vec((0.02, 0.01), extra=(("negative", (-0.02, 0.01)),)),
+          dt=Pos(0.02)))
+
     # ------------------------------------------------------------------ chapter 13: your own robot
     import tempfile
-    from pathlib import Path
 
     import robidlib
     from robidlib.checks import own_robot

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bad_input_sweep import E, Batch, Choice, Flag, Func, Int, Names, NonNeg, Obj, Path_, Pos, Seed, Series, Vec
+from bad_input_sweep import E, Batch, Choice, Flag, Func, Int, Names, NonNeg, Obj, Path_, Pos, Seed, Series, Tol, Vec
 
 
 def entries(o):  # noqa: C901 - one table
@@ -57,7 +57,7 @@ def entries(o):  # noqa: C901 - one table
           friction=Names(("viscous", "coulomb"), known=True, skip=("shape",)), offset=Flag(True),
           rotor_inertia=Flag(True), coupled_motors=Flag(True)))
     add(E("identification:DriveModel.regressor", model.regressor, Vec(q[:5]), Vec(qd[:5]), Vec(qdd[:5]),
-          argnames=("q", "qd", "qdd")))
+          argnames=("q", "qd", "qdd"), velocity_noise=Vec([1e-3, 1e-3], extra=(("negative", [-1e-3, 1e-3]),))))
     add(E("identification:DriveModel.torques", model.torques, Vec(q[:5]), Vec(qd[:5]), Vec(qdd[:5]), Vec(x),
           argnames=("q", "qd", "qdd", "x")))
     add(E("identification:DriveModel.pack", model.pack, Vec(r2.params), argnames=("params",),
@@ -65,30 +65,39 @@ def entries(o):  # noqa: C901 - one table
     add(E("identification:DriveModel.pack(offsets)", idf.DriveModel(r2).pack, offsets=Vec([0.1, -0.1])))
     add(E("identification:DriveModel.pack(motors)", idf.DriveModel(r2, tr).pack, motors=Vec([[0.01, 0.2, 0.3]])))
     add(E("identification:DriveModel.base_parameters", model.base_parameters, Int(40, huge=10**12),
-          Seed(0), argnames=("samples", "rng")))
+          Seed(0), argnames=("samples", "rng"), rtol=Tol(1e-8, extra=(("huge", 2.0),))))
 
     # ------------------------------------------------------------------ preprocess
     add(E("identification:Settings", idf.Settings, Pos(ts), argnames=("ts",), cutoff=Pos(20.0),
           filter_order=Int(4, huge=10**6), trim=Int(10, zero_ok=True),   # a trim longer than the record: prepare
           decimation=Vec((5,), skip=("nan", "inf", "complex", "empty")),
           velocity_threshold=Vec([0.01, 0.01], skip=("shape",)), ratio_essential=Pos(30.0),   # length: prepare
-          joint_offsets=Vec([0.0, 0.0], skip=("shape",)), window=Vec((0.0, 2.0))))
+          joint_offsets=Vec([0.0, 0.0], skip=("shape",)), window=Vec((0.0, 2.0)),
+          min_equations_per_parameter=Pos(10.0, extra=(("tiny", 0.5),)),
+          velocity_noise=Vec([1e-3, 1e-3], skip=("shape",),               # a scalar or one per joint: prepare
+                             extra=(("negative", [-1e-3, 1e-3]), ("shape", np.zeros((2, 2)))))))
     add(E("identification:Settings.from_figaroh", idf.Settings.from_figaroh, Obj(o["tx40"].settings),
           argnames=("config",), joint_offsets=Vec(np.zeros(6), skip=("shape",)), cutoff=Pos(50.0)))
     add(E("identification:IdentificationData", preprocess.IdentificationData, Vec(data.t), Vec(data.q),
           Vec(data.qd), Vec(data.qdd), Vec(data.tau), Vec(data.Y), Vec(data.keep, skip=("bool", "nan", "inf", "complex")),
           Obj(model), Obj(settings),
-          argnames=("t", "q", "qd", "qdd", "tau", "Y", "keep", "model", "settings"), timings=Obj({})))
+          argnames=("t", "q", "qd", "qdd", "tau", "Y", "keep", "model", "settings"), timings=Obj({}),
+          full=Obj(data.full)))
     add(E("identification:IdentificationData.stack", data.stack, columns=Vec(res.base.independent),
           use_keep=Flag(True)))
     add(E("identification:IdentificationData.select", data.select, Vec(np.arange(10), skip=("bool",)),
           argnames=("samples",)))
+    fmask = np.zeros(data.full.n_samples, bool)
+    fmask[:50] = True
+    add(E("identification:IdentificationData.select(full_samples)", data.select, np.arange(10), argnames=("samples",),
+          full_samples=Vec(fmask, skip=("bool", "nan", "inf", "complex"), extra=(("type", fmask.astype(float)),))))
     add(E("identification:prepare", idf.prepare, Vec(t), Vec(q), Vec(tau), Obj(model), Obj(settings),
-          argnames=("t", "q_motor", "signal", "model", "settings")))
+          argnames=("t", "q_motor", "signal", "model", "settings"), qd_motor=Vec(qd)))
     add(E("identification:parallel_decimate", idf.parallel_decimate, Series(q), Vec((5,), skip=("nan", "inf",
                                                                                                "complex", "empty")),
           argnames=("x", "factors")))
-    add(E("identification:split", idf.split, Obj(data), Pos(0.7), NonNeg(0.1), argnames=("data", "fraction", "guard")))
+    add(E("identification:split", idf.split, Obj(data), Pos(0.7), NonNeg(0.1), argnames=("data", "fraction", "guard"),
+          span=Choice("decimated")))
 
     # ------------------------------------------------------------------ estimate
     add(E("identification:joint_sigmas", estimate.joint_sigmas, Vec(W, skip=("shape",)), Vec(y), Vec(joint),
@@ -128,7 +137,8 @@ def entries(o):  # noqa: C901 - one table
           methods=Names(("ols", "wls"), known=True, skip=("shape",)), use_keep=Flag(True)))
     add(E("identification:Validation", val.Validation, Obj(v.methods), Obj(v.per_joint), Obj(v.overall), Obj(v.rms),
           Obj(v.predicted), Vec(v.observed), Vec(v.keep, skip=("bool", "nan", "inf", "complex")), Vec(v.t),
-          argnames=("methods", "per_joint", "overall", "rms", "predicted", "observed", "keep", "t")))
+          argnames=("methods", "per_joint", "overall", "rms", "predicted", "observed", "keep", "t"),
+          kept_only=Flag(False)))
     add(E("identification:Validation.residual", v.residual, Choice("wls"), argnames=("method",)))
     add(E("identification:Validation.spectrum", v.spectrum, Choice("wls"), argnames=("method",), fs=Pos(100.0),
           nperseg=Int(32, huge=10**12)))
@@ -138,7 +148,8 @@ def entries(o):  # noqa: C901 - one table
           argnames=("t", "q_motor", "signal", "model", "settings"), fraction=Pos(0.7), guard=NonNeg(0.1),
           physical=Func(lambda p: None)))
     add(E("identification:PipelineRun", idf.PipelineRun, Obj(data), Obj(data), Obj(data), Obj(res), Obj(v), Obj(v),
-          argnames=("data", "train", "test", "result", "training", "validation"), timings=Obj({})))
+          argnames=("data", "train", "test", "result", "training", "validation"), timings=Obj({}),
+          heldout=Obj({})))
 
     # ------------------------------------------------------------------ datasets
     d = o["tx40"]

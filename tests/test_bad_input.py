@@ -83,6 +83,10 @@ def test_an_answer_is_reported_not_raised():
     assert classify_answer(None, True, "\u2714 fine") == "silent"
     assert classify_answer(ValueError("d"), None, "") == "unclear"
     assert classify_answer(None, False, "") == "unclear"                          # no feedback printed
+    from robidlib.checks._report import Verdict
+
+    assert classify_answer(None, Verdict(False), "\u2718 d is complex") == "clear"  # what checks return
+    assert classify_answer(None, Verdict(True), "\u2714 fine") == "silent"
 
 
 def test_a_hang_is_reported_not_waited_for(monkeypatch):

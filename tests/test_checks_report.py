@@ -133,7 +133,8 @@ def test_verdict_is_a_bool_that_shows_nothing_in_a_notebook():
     assert {yes: 1}[True] == 1
     assert (yes is True) is False            # identity with the bool singletons never holds: compare with ==
     assert yes._ipython_display_() is None
-    IPython = pytest.importorskip("IPython")
+    import IPython.core.formatters       # IPython comes with jupyterlab (requirements.txt)
+
     formatter = IPython.core.formatters.DisplayFormatter()
     assert formatter.format(no) == ({}, {})  # IPython shows nothing for it (the check printed its line)
     assert formatter.format(False)[0]["text/plain"] == "False"

@@ -473,3 +473,19 @@ def test_the_heldout_metric_does_not_move_with_the_settings():
     metric = out["wide"][1] / out["narrow"][1]
     assert own > 1.5                       # the pipeline's own error flatters the narrow filter
     assert abs(metric - 1) < 0.1           # the metric does not move
+
+
+def test_check_export_reads_an_mjcf_without_mujoco(monkeypatch):
+    """Without MuJoCo the MJCF is still parsed and its joints counted: a wrong file is an error."""
+    import robidlib.identification.export as export
+
+    monkeypatch.setattr(export, "mujoco_available", lambda: False)
+    model = DriveModel(planar_2r())
+    x = model.pack()
+    robot, rotor = identified_robot(model, x)
+    out = check_export(model, x, mjcf=to_mjcf(robot, rotor))
+    assert out["mjcf"]["loaded_with"] is None and "mujoco" in out["mjcf"]["reason"]
+    with pytest.raises(ValueError, match=r"mjcf must be a <mujoco> model of the model's 2 joints, got <mujoco> with 0"):
+        check_export(model, x, mjcf="<mujoco/>")
+    with pytest.raises(ValueError, match="mjcf is not readable XML"):
+        check_export(model, x, mjcf="<mujoco>")

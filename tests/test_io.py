@@ -244,3 +244,17 @@ def test_the_scan_finds_writes():
     src = ("open(p, 'w')\nPath(p).write_text('x')\nnp.save(p, a)\njson.dump(d, fh)\nos.makedirs(p)\n"
            "p.open('a')\nopen(p)\nopen(p, 'rb')\n'x'.replace('a', 'b')\n")
     assert _writes(ast.parse(src)) == [1, 2, 3, 4, 5, 6]
+
+
+def test_make_folder_creates_only_outside_the_installed_package(tmp_path, monkeypatch):
+    made = _io.make_folder(tmp_path / "out" / "deeper")
+    assert made.is_dir() and _io.make_folder(made) == made             # an existing folder is fine
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(ValueError, match="not a folder"):
+        _io.make_folder(tmp_path / "f")
+    with pytest.raises(TypeError, match="out"):
+        _io.make_folder(3, "out")
+    monkeypatch.setattr(_io, "is_source_checkout", lambda pkg=None: False)
+    with pytest.raises(ValueError, match="installed robidlib package"):
+        _io.make_folder(PKG / "new_folder")
+    assert not (PKG / "new_folder").exists()

@@ -9,6 +9,7 @@ comparison, saying so; a pinocchio 4 or later without it fails.
 """
 import numpy as np
 import pytest
+from _required import required
 
 from robidlib.params import (consistency_report, is_physically_consistent, link_params, log_cholesky_factor,
                              log_cholesky_to_params, params_to_log_cholesky, pseudo_inertia, to_pinocchio_order)
@@ -59,7 +60,7 @@ def test_bad_input():
             f("theta")
 
 
-pin = pytest.importorskip("pinocchio")
+pin = required("pinocchio")
 
 
 def _skip_reason():

@@ -57,11 +57,18 @@ def check_instruments(Z: Any, experiment: Any, params: Any, samples: Any, keep: 
     if not isinstance(experiment, ClosedLoopExperiment):
         raise TypeError(f"experiment must be the chapter's ClosedLoopExperiment, got {type(experiment).__name__}")
     P = as_array("params", params, shape=(experiment.n_params,))
-    s = as_array("samples", samples, ndim=1).astype(int)
+    s = as_array("samples", samples, ndim=1)
+    if np.any(s != np.round(s)):
+        raise TypeError(f"samples must be integer indices of the record's samples, got {s[s != np.round(s)][:3]}")
+    s = s.astype(int)
     k = np.asarray(keep)
     if k.dtype != bool or k.shape != (s.size, experiment.n_joints):
-        raise ValueError(f"keep must be a bool array of shape ({s.size}, {experiment.n_joints}), got {k.dtype} {k.shape}")
+        raise ValueError(f"keep must be a bool array of shape (len(samples), n) = ({s.size}, {experiment.n_joints}), "
+                         f"got {k.dtype} {k.shape}")
     rec = simulate_closed_loop(experiment, P)
+    if s.size and (s.min() < 0 or s.max() >= len(rec.t)):
+        raise ValueError(f"samples must be indices in [0, {len(rec.t)}) (the record's samples), got "
+                         f"{s.min()} .. {s.max()}")
     ref = np.asarray(experiment.model.regressor(rec.q[s], rec.qd[s], rec.qdd[s]))[k]
     ok, z = as_answer_array(Z, "Z", shape=ref.shape)
     if not ok:
@@ -116,7 +123,14 @@ def check_bias_sign(name: Any, sign: Any, study: Mapping[str, Any], meta: Mappin
     if sign not in ("+", "-"):
         return _report(False, f"sign must be '+' (least squares overestimates) or '-' (underestimates), got {sign!r}")
     top = len(meta["recipe"]["levels"]) - 1
-    E = np.asarray(study[f"{top}/ls"], dtype=float)
+    try:
+        E = np.asarray(study[f"{top}/ls"], dtype=float)
+    except (TypeError, KeyError, IndexError, ValueError):
+        E = None
+    if E is None or E.ndim != 2 or E.shape[1] != len(names):
+        raise TypeError(f"study must be the chapter's study results (load_closed_loop_study()[0], with the "
+                        f"least-squares estimates '{top}/ls' of shape (runs, {len(names)})), got "
+                        f"{type(study).__name__}")
     i = names.index(name)
     bias = np.nanmean(E[:, i]) - float(meta["truth"][i])
     se = np.nanstd(E[:, i]) / np.sqrt(np.sum(np.isfinite(E[:, i])))

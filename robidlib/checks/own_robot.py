@@ -114,6 +114,7 @@ def exercise_log(folder: str | os.PathLike, *, overwrite: bool = False) -> Path:
     >>> sorted(p.name for p in d.iterdir())
     ['LOG.md', 'arm.urdf', 'run1.csv', 'run2.csv']
     """
+    from .._io import write_text
     from ..identification._writers import check_out_dir, refuse_existing
     from ..models import planar_2r
 
@@ -122,19 +123,21 @@ def exercise_log(folder: str | os.PathLike, *, overwrite: bool = False) -> Path:
     if not isinstance(overwrite, (bool, np.bool_)):
         raise TypeError(f"overwrite must be True or False, got {type(overwrite).__name__}")
     try:
-        out = check_out_dir(folder, create=True)
+        out = check_out_dir(folder, create=True, name="folder")
     except ValueError as exc:
         raise ValueError(f"folder must be a folder of your own, outside the installed robidlib package, got "
                          f"{str(folder)!r} ({exc})") from None
-    refuse_existing([out / f for f in LOG_FILES], bool(overwrite))
-    (out / "arm.urdf").write_text(planar_2r().to_urdf(), encoding="utf-8")
+    overwrite = bool(overwrite)
+    refuse_existing([out / f for f in LOG_FILES], overwrite)
+    write_text(out / "arm.urdf", planar_2r().to_urdf(), overwrite=overwrite, name="folder")
     for k, seed in enumerate(_SEEDS):
         s = _log_signals(seed)
         table = np.column_stack([1e3 * s["t"], s["enc"], s["cur"]])
-        np.savetxt(out / f"run{k + 1}.csv", table, delimiter=",", fmt="%.10g",
-                   header="stamp,enc_sh,enc_el,cur_sh,cur_el", comments="")
-    (out / "LOG.md").write_text(_CARD.format(rate=_RATE, g1=_GEAR[0], g2=_GEAR[1], k1=_KT[0], k2=_KT[1]),
-                                encoding="utf-8")
+        text = "stamp,enc_sh,enc_el,cur_sh,cur_el\n" + "".join(",".join(f"{v:.10g}" for v in row) + "\n"
+                                                                for row in table)
+        write_text(out / f"run{k + 1}.csv", text, overwrite=overwrite, name="folder")
+    write_text(out / "LOG.md", _CARD.format(rate=_RATE, g1=_GEAR[0], g2=_GEAR[1], k1=_KT[0], k2=_KT[1]),
+               overwrite=overwrite, name="folder")
     return out
 
 

@@ -155,6 +155,19 @@ class Tiago:
     settings: dict = field(repr=False)
     files: dict = field(repr=False)
 
+    def __post_init__(self) -> None:
+        from .._validate import check_fields
+
+        if not isinstance(self.robot, SerialRobot):
+            raise TypeError(f"robot must be a SerialRobot, got {type(self.robot).__name__}")
+        n = self.robot.n
+        dims = check_fields(self, t=("N",), q=("N", n), qd=("N", n), effort=("N", n))
+        if dims["N"] == 0:
+            raise ValueError("t must hold samples, got an empty array")
+        for name in ("columns", "settings", "files"):
+            if not isinstance(getattr(self, name), dict):
+                raise TypeError(f"{name} must be a dict, got {type(getattr(self, name)).__name__}")
+
     @property
     def n_samples(self) -> int:
         """Number of samples N."""
@@ -405,8 +418,13 @@ def compare_tiago_with_published(base: Any, values: Any, rel_std: Any, cad: Any 
     if not isinstance(base, BaseParameters):
         raise TypeError(f"base must be BaseParameters, got {type(base).__name__}")
     r = base.rank
+    if np.ndim(values) == 1 and np.shape(values)[0] != r:
+        raise ValueError(f"values must have shape ({r},) (one entry per base parameter of base), got "
+                         f"{np.shape(values)}")
     v = as_array("values", values, shape=(r,))
     rs = as_array("rel_std", rel_std, shape=(r,), finite=False)
+    if np.any(np.isnan(rs)):
+        raise ValueError("rel_std must not hold NaN (inf is a parameter estimated as zero), got NaN")
     cadv = None if cad is None else base.beta(as_array("cad", cad, shape=(base.n_params,)))
     names = base.base_names
     ours_rel = []

@@ -86,7 +86,9 @@ def _check_system(W, y, names, overdetermined: bool = True) -> tuple[np.ndarray,
     if names is None:
         names = tuple(f"p{i + 1}" for i in range(p))
     else:
-        names = check_names("names", names, p)
+        names = check_names("names", names)
+        if len(names) != p:
+            raise ValueError(f"names must have {p} entries (one per column of W), got {len(names)}: {names!r}")
     return W, y, names
 
 

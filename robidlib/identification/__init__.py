@@ -162,7 +162,7 @@ class PipelineRun:
     def __post_init__(self) -> None:
         for name, cls in (("data", IdentificationData), ("train", IdentificationData), ("test", IdentificationData),
                           ("result", IdentificationResult), ("training", Validation), ("validation", Validation),
-                          ("timings", dict)):
+                          ("timings", dict), ("heldout", dict)):
             if not isinstance(getattr(self, name), cls):
                 raise TypeError(f"{name} must be {cls.__name__}, got {type(getattr(self, name)).__name__}")
 

@@ -13,7 +13,7 @@ def _package_dir() -> Path:
     return Path(robidlib.__file__).resolve().parent
 
 
-def check_out_dir(directory: Any, *, create: bool) -> Path:
+def check_out_dir(directory: Any, *, create: bool, name: str = "directory") -> Path:
     """An output folder outside the installed robidlib package (created when ``create``).
 
     Raises
@@ -27,18 +27,20 @@ def check_out_dir(directory: Any, *, create: bool) -> Path:
         A missing folder when ``create`` is False.
     """
     if not isinstance(directory, (str, os.PathLike)):
-        raise TypeError(f"directory must be a path (str or os.PathLike), got {type(directory).__name__}")
+        raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(directory).__name__}")
     folder = Path(directory).expanduser().resolve()
     pkg = _package_dir()
     if folder == pkg or pkg in folder.parents:
-        raise ValueError(f"directory {str(folder)!r} is inside the installed robidlib package; write "
+        raise ValueError(f"{name} {str(folder)!r} is inside the installed robidlib package; write "
                          "results and copies somewhere of your own")
     if not folder.exists():
         if not create:
-            raise FileNotFoundError(f"directory {str(folder)!r} does not exist")
-        folder.mkdir(parents=True)
+            raise FileNotFoundError(f"{name} {str(folder)!r} does not exist")
+        from .._io import make_folder
+
+        make_folder(folder, name)
     elif not folder.is_dir():
-        raise ValueError(f"directory {str(folder)!r} exists and is not a folder")
+        raise ValueError(f"{name} {str(folder)!r} exists and is not a folder")
     return folder
 
 

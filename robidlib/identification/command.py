@@ -159,6 +159,21 @@ class RobotIdentification:
     versions: dict = field(default_factory=dict)
     predictions: dict = field(default_factory=dict, repr=False)
 
+    def __post_init__(self) -> None:
+        from ..robot import SerialRobot
+        from .estimate import IdentificationResult
+        from .metric import TorqueError
+        from .preprocess import IdentificationData, Settings
+
+        for name, cls in (("config", IdentifyConfig), ("robot", SerialRobot), ("model", DriveModel),
+                          ("settings", Settings), ("train", IdentificationData), ("test", IdentificationData),
+                          ("result", IdentificationResult), ("fitted", TorqueError), ("warnings", list),
+                          *((k, dict) for k in ("settings_source", "records", "heldout", "heldout_records", "cv",
+                                                "diagnostics", "physical", "export", "verdict", "timings", "versions",
+                                                "predictions"))):
+            if not isinstance(getattr(self, name), cls):
+                raise TypeError(f"{name} must be a {cls.__name__}, got {type(getattr(self, name)).__name__}")
+
     @property
     def relations(self) -> tuple[str, ...]:
         """The base parameters' relations (``result.base.relations``, formatted once)."""
@@ -228,7 +243,7 @@ class RobotIdentification:
 
         if not isinstance(overwrite, bool):
             raise TypeError(f"overwrite must be True or False, got {type(overwrite).__name__}")
-        folder = check_out_dir(out, create=True)
+        folder = check_out_dir(out, create=True, name="out")
         names = list(_OUTPUTS)
         if self.export.get("urdf") is None:
             names.remove("model.urdf")
@@ -247,8 +262,10 @@ class RobotIdentification:
             "model.urdf": self.export.get("urdf"),
             "model.xml": self.export.get("mjcf"),
         }
+        from .._io import write_text
+
         for n, p in paths.items():
-            p.write_text(texts[n], encoding="utf-8")
+            write_text(p, texts[n], overwrite=overwrite, name="out")
         return paths
 
 
@@ -920,7 +937,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .config import EXAMPLES, example_config, write_example_config
 
-    if argv is not None and (isinstance(argv, str) or not all(isinstance(a, str) for a in argv)):
+    if argv is not None and (not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv)):
         raise TypeError(f"argv must be a list of strings (the command-line arguments), got {argv!r}")
 
     ap = argparse.ArgumentParser(

@@ -133,7 +133,7 @@ def _check_keys(table: Any, allowed: Sequence[str], required: Sequence[str], whe
             raise _fail(where, f"unknown key {key!r}{hint}; expected one of {', '.join(allowed)}")
     for key in required:
         if key not in table:
-            raise _fail(where, f"the key {key!r} is missing; it is required")
+            raise _fail(where, f"the key {key!r} is missing; it is required (expected keys: {', '.join(required)})")
     return dict(table)
 
 
@@ -233,6 +233,28 @@ class SignalConfig:
     kind: str = ""
     offset: tuple[float, ...] = ()
 
+    def __post_init__(self) -> None:
+        import numpy as np
+
+        from .._validate import as_array, check_choice, check_names
+
+        cols = check_names("columns", self.columns)
+        if not cols:
+            raise ValueError("columns must name one column per joint, got none")
+        n = len(cols)
+        if len(check_names("unit", self.unit, unique=False)) != n:
+            raise ValueError(f"unit must have one entry per column of columns ({n}), got {len(self.unit)}")
+        if isinstance(self.sign, (tuple, list)) and len(self.sign) != n:
+            raise ValueError(f"sign must have one entry per column of columns ({n}), got {len(self.sign)}")
+        sign = as_array("sign", self.sign, shape=(n,))
+        if not all(abs(float(v)) == 1.0 for v in sign):
+            raise ValueError(f"sign must be +1 or -1 per joint, got {sign.tolist()}")
+        check_choice("side", self.side, _SIDES)
+        if self.kind != "":
+            check_choice("kind", self.kind, _TORQUE_KINDS)
+        if len(self.offset):
+            as_array("offset", self.offset, shape=(n,))
+
 
 @dataclass(frozen=True)
 class RecordConfig:
@@ -250,6 +272,15 @@ class RecordConfig:
     name: str
     files: dict
     role: str = "fit"
+
+    def __post_init__(self) -> None:
+        from .._validate import check_choice, check_text
+
+        check_text("name", self.name, allow_empty=False)
+        if not isinstance(self.files, dict) or not self.files or not all(
+                isinstance(k, str) and isinstance(v, (str, os.PathLike)) for k, v in self.files.items()):
+            raise TypeError(f"files must be a non-empty dict {{signal: path}}, got {self.files!r}")
+        check_choice("role", self.role, ("fit", "holdout"))
 
 
 @dataclass(frozen=True)
@@ -324,6 +355,10 @@ class RunSettings:
     physical_margin: float = 1e-4
     check_limits: bool = True
 
+    def __post_init__(self) -> None:
+        # the configuration's own checks, also when the settings are made in Python
+        _parse_settings({f.name: getattr(self, f.name) for f in fields(self)}, "settings", None, build=False)
+
 
 @dataclass(frozen=True)
 class VerdictThresholds:
@@ -362,6 +397,15 @@ class VerdictThresholds:
     physical_excess_warn: float = 0.10
     gravity_scale_warn: float = 2.0
     export_tolerance: float = 1e-9
+
+    def __post_init__(self) -> None:
+        from .._validate import check_positive
+
+        for f in fields(self):
+            object.__setattr__(self, f.name, check_positive(f.name, getattr(self, f.name)))
+        if not self.heldout_pass < self.heldout_fail:
+            raise ValueError(f"heldout_pass ({self.heldout_pass:g}) must be below heldout_fail "
+                             f"({self.heldout_fail:g})")
 
 
 @dataclass(frozen=True)
@@ -432,6 +476,57 @@ class IdentifyConfig:
     export_urdf: bool = True
     export_mjcf: bool = True
     source: str = field(default="<dict>", compare=False)
+
+    def __post_init__(self) -> None:
+        import numpy as np
+
+        from .._validate import as_array, check_choice, check_flag, check_names, check_positive, check_text
+
+        if not isinstance(self.urdf, Path):
+            raise TypeError(f"urdf must be a pathlib.Path, got {type(self.urdf).__name__}")
+        n = len(check_names("joints", self.joints))
+        if n == 0:
+            raise ValueError("joints must name at least one joint, got none")
+        for name, cls, optional in (("position", SignalConfig, False), ("torque", SignalConfig, False),
+                                    ("velocity", SignalConfig, True), ("settings", RunSettings, False),
+                                    ("verdict", VerdictThresholds, False)):
+            v = getattr(self, name)
+            if not (isinstance(v, cls) or (optional and v is None)):
+                raise TypeError(f"{name} must be a {cls.__name__}{' or None' if optional else ''}, got "
+                                f"{type(v).__name__}")
+        if (not isinstance(self.records, tuple) or not self.records
+                or not all(isinstance(r, RecordConfig) for r in self.records)):
+            raise TypeError(f"records must be a non-empty tuple of RecordConfig, got {self.records!r}"[:200])
+        for name in ("base_link", "tip_link", "time_column"):
+            if getattr(self, name) is not None:
+                check_text(name, getattr(self, name), allow_empty=False)
+        if self.lock_joints is not None:
+            check_names("lock_joints", self.lock_joints)
+        for name, k in (("gravity", 3), ("gear_ratios", n), ("torque_constants", n)):
+            if getattr(self, name) is not None:
+                if name != "gravity" and np.ndim(getattr(self, name)) == 1 and len(getattr(self, name)) != k:
+                    raise ValueError(f"{name} must have one entry per joint of joints ({k}), got "
+                                     f"{len(getattr(self, name))}")
+                a = as_array(name, getattr(self, name), shape=(k,))
+                if name != "gravity" and np.any(a == 0):
+                    raise ValueError(f"{name} must be non-zero, got {a.tolist()}")
+        if not isinstance(self.couplings, tuple) or not all(
+                isinstance(c, tuple) and len(c) == 3 for c in self.couplings):
+            raise TypeError(f"couplings must be a tuple of (int, int, float) triples, got {self.couplings!r}")
+        check_choice("inertia_check", self.inertia_check, ("refuse", "warn"))
+        check_text("delimiter", self.delimiter, allow_empty=False)
+        check_text("time_unit", self.time_unit)
+        try:
+            unit_factor("time", self.time_unit)
+        except ValueError:
+            raise ValueError(f"time_unit must be a unit of time (s, ms, us, ns), got {self.time_unit!r}") from None
+        if self.rate is not None:
+            check_positive("rate", self.rate)
+        for f in check_names("friction", self.friction):
+            check_choice("friction", f, ("viscous", "coulomb"))
+        for name in ("offset", "rotor_inertia", "coupled_motors", "export_urdf", "export_mjcf"):
+            check_flag(name, getattr(self, name))
+        check_text("source", self.source)
 
     @property
     def n(self) -> int:
@@ -770,7 +865,7 @@ def _parse(cfg: Mapping[str, Any], base: Path, source: str) -> IdentifyConfig:
     )
 
 
-def _parse_settings(d: Any, w: str, n: int) -> RunSettings:
+def _parse_settings(d: Any, w: str, n: int | None, build: bool = True) -> Any:
     allowed = tuple(f.name for f in fields(RunSettings))
     d = _check_keys(d, allowed, (), w)
     kw: dict[str, Any] = {}
@@ -817,16 +912,17 @@ def _parse_settings(d: Any, w: str, n: int) -> RunSettings:
     for key in ("physical", "check_limits"):
         if key in d:
             kw[key] = _bool(d[key], f"{w} {key}")
-    return RunSettings(**kw)
+    return RunSettings(**kw) if build else kw
 
 
 def _parse_verdict(d: Any, w: str) -> VerdictThresholds:
     allowed = tuple(f.name for f in fields(VerdictThresholds))
     d = _check_keys(d, allowed, (), w)
     kw = {k: _number(v, f"{w} {k}", positive=True) for k, v in d.items()}
+    lo, hi = kw.get("heldout_pass", VerdictThresholds.heldout_pass), kw.get("heldout_fail", VerdictThresholds.heldout_fail)
+    if not lo < hi:
+        raise _fail(w, f"heldout_pass ({lo:g}) must be below heldout_fail ({hi:g})")
     v = VerdictThresholds(**kw)
-    if not v.heldout_pass < v.heldout_fail:
-        raise _fail(w, f"heldout_pass ({v.heldout_pass:g}) must be below heldout_fail ({v.heldout_fail:g})")
     if v.gravity_scale_warn <= 1:
         raise _fail(f"{w} gravity_scale_warn", f"must be > 1 (a factor), got {v.gravity_scale_warn:g}")
     return v
@@ -1052,5 +1148,6 @@ def write_example_config(name: str, directory: str | os.PathLike, *, overwrite: 
     dst = folder / src.name
     if dst.exists() and not overwrite:
         raise ValueError(f"{str(dst)!r} exists; pass overwrite=True (--overwrite) to replace it")
-    dst.write_bytes(src.read_bytes())
-    return dst
+    from .._io import write_text
+
+    return write_text(dst, src.read_text(encoding="utf-8"), overwrite=overwrite, name="directory")

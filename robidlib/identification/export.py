@@ -284,6 +284,18 @@ def check_export(model: DriveModel, x: Any, urdf: str | None = None, mjcf: str |
         visc = list(range(10 * model.n)) + [idx[s] for s in model.names if s.rstrip("0123456789") == "fv"] + rot_cols
         tau_m = Y[:, :, visc] @ x[visc]
         if not mujoco_available():
+            # without MuJoCo the text is still read (robidlib's XML parser: no DTD, no entities)
+            # and its hinge and slide joints counted, so that a wrong file is not passed silently
+            from ..robot import _parse_xml
+
+            try:
+                root = _parse_xml(mjcf)
+            except ValueError as exc:
+                raise ValueError(f"mjcf is not readable XML: {exc}") from None
+            joints = [j for j in root.iter("joint") if j.get("type", "hinge") in ("hinge", "slide")]
+            if root.tag != "mujoco" or len(joints) != model.n:
+                raise ValueError(f"mjcf must be a <mujoco> model of the model's {model.n} joints, got <{root.tag}> "
+                                 f"with {len(joints)} hinge or slide joints")
             out["mjcf"] = {"loaded_with": None, "reason": "mujoco is not installed (pip install mujoco)"}
         else:
             import mujoco
@@ -292,6 +304,9 @@ def check_export(model: DriveModel, x: Any, urdf: str | None = None, mjcf: str |
                 mm = mujoco.MjModel.from_xml_string(mjcf)
             except ValueError as exc:
                 raise ValueError(f"MuJoCo refuses the exported MJCF: {exc}") from None
+            if mm.nv != model.n:
+                raise ValueError(f"mjcf must describe the model's {model.n} joints, got a model with {mm.nv} degrees "
+                                 "of freedom")
             fl = np.array(mm.dof_frictionloss, dtype=float)
             fc = np.array([x[idx[f"fc{j + 1}"]] if f"fc{j + 1}" in idx else 0.0 for j in range(model.n)])
             mm.dof_frictionloss[:] = 0.0            # a constraint in MuJoCo: checked as a value below

@@ -44,7 +44,7 @@ import numpy as np
 import scipy.signal
 from numpy.typing import ArrayLike
 
-from .._validate import as_array, check_choice, check_flag
+from .._validate import as_array, check_choice, check_fields, check_flag, check_names
 from ..base import BaseParameters
 from ..signals import differentiate, lowpass
 from .model import DriveModel
@@ -253,6 +253,21 @@ class FigarohFit:
     essential_wls: np.ndarray
     essential_rel_std: np.ndarray
     dropped: tuple
+
+    def __post_init__(self) -> None:
+        for name in ("names", "essential_names", "dropped"):
+            object.__setattr__(self, name, check_names(name, getattr(self, name)))
+        p, e = len(self.names), len(self.essential_names)
+        for f, k, of in (("ols", p, "names"), ("ols_rel_std", p, "names"), ("wls", p, "names"),
+                         ("wls_rel_std", p, "names"), ("wls_cov", p, "names"), ("essential_wls", e, "essential_names"),
+                         ("essential_rel_std", e, "essential_names")):
+            v = getattr(self, f)
+            if not isinstance(v, str) and np.ndim(v) >= 1 and np.shape(v)[0] != k:
+                raise ValueError(f"{f} must have one entry per name of {of} ({k}), got shape {np.shape(v)}")
+        dims = check_fields(self, ols=(p,), ols_rel_std=(p,), wls=(p,), wls_rel_std=(p,), wls_cov=(p, p),
+                            sigma_joint=("n",), essential_wls=(e,), essential_rel_std=(e,))
+        if p == 0 or dims["n"] == 0:
+            raise ValueError(f"names and sigma_joint must not be empty, got {p} names and {dims['n']} joints")
 
 
 def figaroh_estimates(data: IdentificationData, base: BaseParameters, ratio: float | None = None) -> FigarohFit:

@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate import as_array, check_int, check_nonnegative, check_positive, check_text
+from .._validate import as_array, check_fields, check_flag, check_int, check_nonnegative, check_positive, check_text
 
 __all__ = [
     "Segment",
@@ -321,7 +321,9 @@ def detect_saturation(x: Any, *, min_run: int = 5, limit: Any = None) -> list[di
     [(1, 0.8), (1, -0.8)]
     """
     x = as_array("x", x, ndim=2)
-    min_run = check_int("min_run", min_run, 2)
+    if x.shape[0] == 0:
+        raise ValueError("x must hold samples (rows), got an empty array")
+    min_run = check_int("min_run", min_run, 2, x.shape[0])
     lim = None
     if limit is not None:
         lim = as_array("limit", limit, shape=(x.shape[1],), finite=False)
@@ -372,6 +374,18 @@ class Segment:
     velocity: np.ndarray | None = None
     resampled: bool = False
     rows: tuple = (0, 0)
+
+    def __post_init__(self) -> None:
+        check_text("record", self.record)
+        object.__setattr__(self, "index", check_int("index", self.index, 0))
+        check_flag("resampled", self.resampled)
+        dims = check_fields(self, t=("N",), position=("N", "n"), torque=("N", "n"), velocity=("N", "n"))
+        if dims["N"] == 0 or dims["n"] == 0:
+            raise ValueError(f"t and position must not be empty, got {dims['N']} samples of {dims['n']} joints")
+        r = self.rows
+        if (not isinstance(r, tuple) or len(r) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer))
+                                                            for v in r) or not 0 <= r[0] <= r[1]):
+            raise ValueError(f"rows must be a tuple (first, last) of file rows, 0 <= first <= last, got {r!r}")
 
     @property
     def n_samples(self) -> int:
@@ -451,10 +465,14 @@ def clean_record(
     src = source or name
     t = as_array("t", t, ndim=1, finite=False)
     P = as_array("position", position, ndim=2, finite=False)
-    Q = as_array("torque", torque, shape=P.shape, finite=False)
-    V = None if velocity is None else as_array("velocity", velocity, shape=P.shape, finite=False)
     if P.shape[0] != t.size:
-        raise ValueError(f"position must have one row per time stamp ({t.size}), got shape {P.shape}")
+        raise ValueError(f"position must have one row per time stamp of t ({t.size}), got shape {P.shape}")
+    Q = as_array("torque", torque, ndim=2, finite=False)
+    if Q.shape != P.shape:
+        raise ValueError(f"torque must have shape {P.shape} (the shape of position), got {Q.shape}")
+    V = None if velocity is None else as_array("velocity", velocity, ndim=2, finite=False)
+    if V is not None and V.shape != P.shape:
+        raise ValueError(f"velocity must have shape {P.shape} (the shape of position), got {V.shape}")
     jitter = check_nonnegative("jitter", jitter)
     min_segment = check_nonnegative("min_segment", min_segment)
     min_samples = check_int("min_samples", min_samples, 2)
@@ -512,7 +530,8 @@ def clean_record(
         seg_info.append({"rows": [r0, r1], "start": float(tu[0]), "duration": float(tu[-1] - tu[0]),
                          "samples": int(tu.size), "resampled": bool(resampled), "largest_step_deviation": dev})
     if not segments:
-        raise ValueError(f"{src}: no segment of at least {min_segment:g} s and {min_samples} samples is left "
+        raise ValueError(f"{src}: no segment of at least {min_segment:g} s (min_segment) and {min_samples} samples "
+                         f"(min_samples) is left "
                          f"after splitting at {len(big)} gap(s) and {nan_rows.size} NaN row(s)")
     summary = {
         "samples": int(t.size), "duration": float(tk[-1] - tk[0]), "median_step": median,

@@ -116,6 +116,8 @@ def reference_filter(x: np.ndarray, fs: float, runs: np.ndarray | None = None) -
     True
     """
     x = as_array("x", x, ndim=(1, 2))
+    if x.shape[0] == 0:
+        raise ValueError("x must hold samples, got an empty array")
     fc = reference_cutoff(fs)
     sos = scipy.signal.butter(REFERENCE_ORDER, fc, btype="low", fs=fs, output="sos")
     pad = 3 * (2 * sos.shape[0] + 1)
@@ -166,6 +168,28 @@ class TorqueError:
     samples: int
     cutoff: float
     definition: str = DEFINITION
+
+    def __post_init__(self) -> None:
+        from .._validate import check_fields, check_int, check_text
+
+        # NaN is a ratio with no torque to compare with (a joint at rest, no kept mask): allowed
+        vec = ("per_joint", "rms", "per_joint_unfiltered", "rms_unfiltered", "per_joint_kept", "share")
+        dims = check_fields(self, finite=False, **{k: ("n",) for k in vec})
+        if dims["n"] == 0:
+            raise ValueError("per_joint must hold one value per joint, got an empty array")
+        for k in vec:
+            if np.any(np.isinf(getattr(self, k))):
+                raise ValueError(f"{k} must not hold inf (NaN marks a ratio with nothing to compare), got inf")
+        for k in ("overall", "overall_unfiltered", "overall_kept"):
+            v = getattr(self, k)
+            if isinstance(v, (bool, np.bool_, str)) or np.ndim(v) != 0 or np.iscomplexobj(v):
+                raise TypeError(f"{k} must be a real scalar, got {type(v).__name__} {v!r}")
+            if np.isinf(float(v)):
+                raise ValueError(f"{k} must be finite or NaN, got {v}")
+            object.__setattr__(self, k, float(v))
+        object.__setattr__(self, "samples", check_int("samples", self.samples, 1))
+        object.__setattr__(self, "cutoff", check_positive("cutoff", self.cutoff))
+        check_text("definition", self.definition, allow_empty=False)
 
     def as_dict(self) -> dict:
         """Plain Python numbers and lists (NaN as None), for JSON."""
@@ -229,7 +253,9 @@ def torque_error(measured: np.ndarray, predicted: np.ndarray, fs: float, *, runs
     True
     """
     o = as_array("measured", measured, ndim=2)
-    p = as_array("predicted", predicted, shape=o.shape)
+    p = as_array("predicted", predicted, ndim=2)
+    if p.shape != o.shape:
+        raise ValueError(f"predicted must have shape {o.shape} (the shape of measured), got {p.shape}")
     if o.shape[0] == 0:
         raise ValueError("measured must hold at least one sample, got 0")
     fs = check_positive("fs", fs)

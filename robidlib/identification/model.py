@@ -31,7 +31,7 @@ import numpy as np
 import scipy.special
 from numpy.typing import ArrayLike
 
-from .._validate import as_array, check_int, check_positive, check_rng
+from .._validate import as_array, check_int, check_positive, check_rng, check_tolerance
 from ..base import BaseParameters, base_parameters, random_states
 from ..regressor import regressor as _rigid_regressor
 from ..robot import SerialRobot
@@ -426,7 +426,7 @@ class DriveModel:
         samples = max(50, 2 * self.p) if samples is None else check_int("samples", samples, 1, 10**7)
         tol = None
         if rtol is not None:
-            rtol = check_positive("rtol", rtol)
+            rtol = check_tolerance("rtol", rtol)
             if rtol >= 1:
                 raise ValueError(f"rtol must be in (0, 1) (a fraction of the largest singular value), got {rtol}")
         q, qd, qdd = random_states(self.robot, samples, check_rng(rng))

@@ -205,6 +205,8 @@ class Settings:
                 set_(self, name, arr)
         if self.velocity_noise is not None:
             noise = as_array("velocity_noise", self.velocity_noise, ndim=(0, 1)).copy()
+            if noise.size == 0:
+                raise ValueError("velocity_noise must be a float or hold one value per joint, got an empty array")
             if np.any(noise < 0):
                 raise ValueError(f"velocity_noise must be >= 0 (a standard deviation, rad/s), got {noise.tolist()}")
             noise.setflags(write=False)
@@ -334,6 +336,21 @@ class FullRate:
     run: np.ndarray
     fs: float
     edge: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        dims = check_fields(self, t=("K",), q=("K", "n"), qd=("K", "n"), qdd=("K", "n"), tau=("K", "n"))
+        if dims["K"] == 0 or dims["n"] == 0:
+            raise ValueError(f"t and q must not be empty, got {dims['K']} samples of {dims['n']} joints")
+        for name in ("nearest", "run"):
+            a = as_array(name, getattr(self, name), shape=(dims["K"],))
+            if np.any(a != np.round(a)) or np.any(a < 0):
+                raise ValueError(f"{name} must hold integer indices >= 0, one per full-rate sample, got {a[:3]}...")
+            object.__setattr__(self, name, a.astype(int))
+        if self.edge is not None:
+            e = np.asarray(self.edge)
+            if e.dtype != bool or e.shape != (dims["K"],):
+                raise ValueError(f"edge must be a bool array of shape ({dims['K']},) or None, got {e.dtype} {e.shape}")
+        object.__setattr__(self, "fs", check_positive("fs", self.fs))
 
     @property
     def n_samples(self) -> int:
@@ -507,6 +524,8 @@ class IdentificationData:
             raise TypeError(f"settings must be Settings, got {type(self.settings).__name__}")
         if not isinstance(self.timings, dict):
             raise TypeError(f"timings must be a dict, got {type(self.timings).__name__}")
+        if self.full is not None and not isinstance(self.full, FullRate):
+            raise TypeError(f"full must be the full-rate data (FullRate) or None, got {type(self.full).__name__}")
         n, p = self.model.n, self.model.p
         j = ("M", n)
         check_fields(self, t=("M",), q=j, qd=j, qdd=j, tau=j, Y=("M", n, p))
@@ -1130,6 +1149,8 @@ def blocked_folds(data: IdentificationData, k: int = 5, guard: float = 0.1,
     if not isinstance(data, IdentificationData):
         raise TypeError(f"data must be IdentificationData, got {type(data).__name__}")
     k = _int("k", k, 2)
+    if k > data.n_samples:
+        raise ValueError(f"k must be at most the number of samples ({data.n_samples}), got {k}")
     guard = check_positive("guard", guard, allow_zero=True)
     block, near_cut, block_f, near_f = _fold_blocks(data, k, guard, runs)
     out = []

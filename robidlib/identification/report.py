@@ -69,9 +69,9 @@ def _esc(s: Any) -> str:
 def _png(fig) -> str:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    FigureCanvasAgg(fig)
+    canvas = FigureCanvasAgg(fig)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80)
+    canvas.print_figure(buf, format="png", dpi=80)      # into memory: no file is written
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 

@@ -172,6 +172,7 @@ class Validation:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "methods", check_names("methods", self.methods))
+        check_flag("kept_only", self.kept_only)
         for name in ("per_joint", "overall", "rms", "predicted"):
             d = getattr(self, name)
             if not isinstance(d, dict) or set(d) != set(self.methods):
@@ -445,6 +446,15 @@ class BlockedCrossValidation:
     rms_fold_joint: np.ndarray
     pooled: float
     pooled_joint: np.ndarray
+
+    def __post_init__(self) -> None:
+        check_choice("method", self.method, ("ols", "wls", "essential"))
+        dims = check_fields(self, blocks=("k", 2), per_fold=("k",), per_fold_joint=("k", "n"),
+                            rms_fold_joint=("k", "n"), pooled_joint=("n",))
+        if dims["k"] == 0 or dims["n"] == 0:
+            raise ValueError(f"blocks and pooled_joint must not be empty (one row per fold, one entry per joint), "
+                             f"got {dims['k']} folds and {dims['n']} joints")
+        object.__setattr__(self, "pooled", check_positive("pooled", self.pooled, allow_zero=True))
 
     @property
     def mean(self) -> float:

@@ -62,6 +62,13 @@ def write_answers(folder: str | Path, modules: tuple[str, ...] = MODULES, overwr
     Refuses a folder inside the installed robidlib (a writer never writes into the package)
     and, unless ``overwrite``, an existing file.
     """
+    from ..._io import destination, make_folder, write_text
+
+    if not isinstance(overwrite, bool):
+        raise TypeError(f"overwrite must be True or False, got {type(overwrite).__name__} {overwrite!r}")
+    if isinstance(modules, str) or not all(isinstance(m, str) for m in modules):
+        raise TypeError(f"modules must be a sequence of names among {MODULES}, got {modules!r}")
+    destination(folder, "folder")                           # a str or os.PathLike, not empty
     folder = Path(folder)
     package = Path(__file__).resolve().parents[2]
     if folder.resolve() == package or package in folder.resolve().parents:
@@ -72,10 +79,10 @@ def write_answers(folder: str | Path, modules: tuple[str, ...] = MODULES, overwr
     existing = [folder / f"{m}.json" for m in modules if (folder / f"{m}.json").exists()]
     if existing and not overwrite:
         raise FileExistsError(f"{existing[0]} exists: pass overwrite=True to replace it")
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder, "folder")
     out = []
     for module in modules:
         path = folder / f"{module}.json"
-        path.write_text(json.dumps(compute(module), separators=(",", ":")), encoding="utf-8")
+        write_text(path, json.dumps(compute(module), separators=(",", ":")), overwrite=overwrite, name="folder")
         out.append(path)
     return out

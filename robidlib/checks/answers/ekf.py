@@ -35,12 +35,21 @@ def _blocks(C: np.ndarray, dt: float) -> np.ndarray:
 
 
 def arm_process_noise(q=ARM_SETTING["q"], sigma_tau=ARM_SETTING["sigma_tau"], dt=ARM_SETTING["dt"]) -> dict:
-    """The (q, qd) block of the 2R arm's process noise at rest at ``q`` and four slips."""
+    """The (q, qd) block of the 2R arm's process noise at rest at ``q`` and four slips.
+
+    ``q`` (2,) rad, ``sigma_tau`` (2,) N m (>= 0), ``dt`` s (> 0); a ``ValueError`` or
+    ``TypeError`` names a bad one.
+    """
+    from ..._validate import as_array, check_positive
     from ...dynamics import mass_matrix
     from ...models import planar_2r
 
-    st = np.asarray(sigma_tau, dtype=float)
-    M = np.asarray(mass_matrix(planar_2r(), np.asarray(q, dtype=float)), dtype=float)
+    qa = as_array("q", q, shape=(2,))
+    st = as_array("sigma_tau", sigma_tau, shape=(2,))
+    if np.any(st < 0):
+        raise ValueError(f"sigma_tau must be >= 0 (standard deviations), got {st}")
+    dt = check_positive("dt", dt)
+    M = np.asarray(mass_matrix(planar_2r(), qa), dtype=float)
     Minv = np.linalg.inv(M)
     expected = _blocks(Minv @ np.diag(st**2) @ Minv.T, dt)
     diag_only = expected.copy()

@@ -142,5 +142,14 @@ def _static_prediction(ref: _Reference) -> tuple[np.ndarray, np.ndarray]:
 
 
 def at_cutoff(cutoff: float) -> dict:
-    """WLS estimates, their standard deviations and the held-out error at ``cutoff`` (Hz)."""
-    return _at_cutoff(_reference(float(cutoff)))
+    """WLS estimates, their standard deviations and the held-out error at ``cutoff`` (Hz).
+
+    ``cutoff`` must lie in (0, 2500) Hz (below the record's Nyquist frequency); a
+    ``ValueError`` or ``TypeError`` says so.
+    """
+    from ..._validate import check_positive
+
+    fc = check_positive("cutoff", cutoff)
+    if fc >= _NYQUIST:
+        raise ValueError(f"cutoff must lie in (0, {_NYQUIST:g}) Hz, got {fc:g}")
+    return _at_cutoff(_reference(fc))
