@@ -168,14 +168,18 @@ def _unicode_marks_in_latex(app: Any) -> None:
 def author_year(entry: Any) -> tuple[str, str]:
     """``(authors, year)`` of a pybtex entry as the book cites it (sphinxcontrib-bibtex's
     author-year style: one or two last names, else the first one's and "et al.")."""
+    from pybtex.backends.plaintext import Backend
     from pybtex.richtext import Text
 
+    # render(Backend()) rather than render_as("text"): render_as looks the backend up through
+    # the entry points of every installed distribution, each time (0.1-0.4 s a name)
+    plain = Backend()
     people = entry.persons.get("author") or entry.persons.get("editor") or []
-    names = [Text.from_latex(" ".join(p.prelast_names + p.last_names)).render_as("text") for p in people]
+    names = [Text.from_latex(" ".join(p.prelast_names + p.last_names)).render(plain) for p in people]
     others = any(n.lower() == "others" for n in names)
     names = [n for n in names if n.lower() != "others"]
     if not names:
-        authors = Text.from_latex(entry.fields.get("organization", entry.fields.get("title", ""))).render_as("text")
+        authors = Text.from_latex(entry.fields.get("organization", entry.fields.get("title", ""))).render(plain)
     elif len(names) == 1 and not others:
         authors = names[0]
     elif len(names) == 2 and not others:
