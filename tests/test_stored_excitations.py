@@ -22,12 +22,14 @@ _spec = importlib.util.spec_from_file_location("store_excitations", ROOT / "tool
 store = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(store)
 
-#: A re-run may stop at another local optimum or another truncated iterate on another CPU or
-#: BLAS kernel: across the kernels tried (default, Prescott, Sandybridge) the re-runs ended
-#: between 3 % better and 0.5 % worse than the stored trajectories; 10 % leaves room for other
-#: machines and versions while still failing if the optimiser stops improving (the starts
-#: are 35 to 200 times worse).
-COND_TOL = 0.10
+#: A re-run may stop at another local optimum or another truncated iterate on another CPU,
+#: BLAS kernel or scipy release: across the kernels tried (default, Prescott, Sandybridge,
+#: Haswell) on the current scipy the re-runs ended between 3 % better and 0.5 % worse than the
+#: stored trajectories, but on scipy 1.13 (the lowest the requirements allow) SLSQP converges
+#: on the 5-DOF polynomial recipe to another local optimum, 29 % worse (cond 12.17 against
+#: 9.43). 50 % leaves room for such optima while still failing if the optimiser stops
+#: improving, which is what this test guards (the starts are 35 to 200 times worse).
+COND_TOL = 0.50
 
 NAMES = sorted(store.RECIPES)
 
