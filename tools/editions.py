@@ -80,9 +80,10 @@ LINE_WIDTH = 88
 # What a student needs besides the robidlib wheel (which brings numpy, scipy, sympy,
 # matplotlib, threadpoolctl with the bounds of pyproject.toml); taken with their bounds
 # from requirements.txt.
-# the lab packages and the optional dependencies the chapters use (cvxpy for chapters 5 and 11),
-# and jsonschema's upper bound (a speed pin: requirements.txt says why)
-LAB_PACKAGES = ("jupyterlab", "jupyterlab-myst", "ipywidgets", "cvxpy-base", "clarabel", "jsonschema")
+# the lab packages and the optional dependencies the chapters use (cvxpy for chapters 5 and 11,
+# MuJoCo for chapter 13's export check), and jsonschema's upper bound (a speed pin:
+# requirements.txt says why)
+LAB_PACKAGES = ("jupyterlab", "jupyterlab-myst", "ipywidgets", "cvxpy-base", "clarabel", "mujoco", "jsonschema")
 # Parts of the robidlib source the student edition leaves out (instructor only): the
 # recipes of the checks' references, i.e. the exercises' reference solutions.
 STUDENT_EXCLUDE = ("checks/answers",)
